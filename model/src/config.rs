@@ -1,0 +1,56 @@
+//! `config.json`: what the static app reads at start-up to find its server.
+//! The reference server writes it; anyone hosting the app elsewhere writes it
+//! by hand (see the README's "Hosting the app yourself").
+
+use serde::{Deserialize, Serialize};
+
+/// The file the app fetches from beside its `index.html`.
+pub const CLIENT_CONFIG_FILE: &str = "config.json";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientConfig {
+    /// The interface's `{base_url}`, e.g. `https://example.org/api/v1`, without a trailing slash.
+    pub api_base: String,
+    /// The OAuth application id registered for this copy of the app.
+    pub application_id: String,
+}
+
+impl ClientConfig {
+    /// Checks the fields a person writes by hand, saying what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        let base = self.api_base.trim();
+        if !(base.starts_with("http://") || base.starts_with("https://") || base.starts_with('/')) {
+            return Err(format!(
+                "api_base must be an http(s) address or a path starting with /, not {:?}",
+                self.api_base
+            ));
+        }
+        if self.application_id.trim().is_empty() {
+            return Err("application_id is empty".into());
+        }
+        Ok(())
+    }
+
+    /// `api_base` without a trailing slash, so paths can be appended.
+    pub fn base(&self) -> &str {
+        self.api_base.trim().trim_end_matches('/')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_what_people_get_wrong() {
+        let good = ClientConfig { api_base: "http://127.0.0.1:8080/api/v1/".into(), application_id: "app".into() };
+        assert_eq!(good.check(), Ok(()));
+        assert_eq!(good.base(), "http://127.0.0.1:8080/api/v1");
+        let relative = ClientConfig { api_base: "/api/v1".into(), ..good.clone() };
+        assert_eq!(relative.check(), Ok(()));
+        let bad = ClientConfig { api_base: "127.0.0.1:8080".into(), ..good.clone() };
+        assert!(bad.check().unwrap_err().contains("api_base"));
+        let no_app = ClientConfig { application_id: " ".into(), ..good };
+        assert!(no_app.check().unwrap_err().contains("application_id"));
+    }
+}

@@ -1,0 +1,349 @@
+//! The resources and the request and response bodies of the eleven
+//! operations, the error body and the OAuth bodies.
+//!
+//! Reading is tolerant (see the contract's "Tolerant reading"): missing fields
+//! take defaults, `null` where a string, list or number belongs reads as
+//! empty, unknown fields are ignored. Writing is always the canonical form.
+
+use crate::scope::Scope;
+use crate::time::Timestamp;
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+
+/// Reads `null` as the type's default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// For fields that are either absent (outer `None`) or present and possibly
+/// `null` (`Some(None)`), such as a user's email fields.
+mod present_or_absent {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer, T: Serialize>(v: &Option<Option<T>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(inner) => inner.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(d).map(Some)
+    }
+}
+
+/// The application a post was sent from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Application {
+    #[serde(deserialize_with = "null_as_default")]
+    pub uuid: String,
+    #[serde(deserialize_with = "null_as_default")]
+    pub name: String,
+    pub website: Option<String>,
+}
+
+/// A badge: written as a string, read from a string or an object with a `name`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Badge(pub String);
+
+impl Serialize for Badge {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Badge {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wire {
+            Name(String),
+            Object { name: String },
+        }
+        match Wire::deserialize(d) {
+            Ok(Wire::Name(name) | Wire::Object { name }) => Ok(Badge(name)),
+            Err(_) => Err(de::Error::custom("a badge is a string or an object with a `name`")),
+        }
+    }
+}
+
+/// A user, as every operation returns it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct User {
+    #[serde(deserialize_with = "null_as_default")]
+    pub uuid: String,
+    #[serde(deserialize_with = "null_as_default")]
+    pub username: String,
+    #[serde(deserialize_with = "null_as_default")]
+    pub display_name: String,
+    pub avatar: Option<String>,
+    /// Absent for other users; `Some(None)` (written as `null`) for the token
+    /// owner without scope `user.email`.
+    #[serde(skip_serializing_if = "Option::is_none", with = "present_or_absent")]
+    pub email: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none", with = "present_or_absent")]
+    pub email_verified: Option<Option<bool>>,
+    #[serde(deserialize_with = "null_as_default")]
+    pub badge: Vec<Badge>,
+    #[serde(deserialize_with = "null_as_default")]
+    pub bio: String,
+    /// The number of followers (the seed's name).
+    #[serde(deserialize_with = "null_as_default")]
+    pub follow_count: u64,
+    #[serde(deserialize_with = "null_as_default")]
+    pub following_count: u64,
+    pub joined: Option<Timestamp>,
+    /// Extension: whether the token owner follows this user, when the server says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub followed: Option<bool>,
+}
+
+/// What a post replies to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Parent {
+    /// The parent post, one level deep (its own `parent` is a uuid or null).
+    Post(Box<Post>),
+    /// Only the parent's uuid: an embedded parent's parent, or a deleted parent.
+    Uuid(String),
+    /// A top-level post.
+    #[default]
+    None,
+}
+
+impl Parent {
+    /// The uuid of the post replied to, if this is a reply.
+    pub fn uuid(&self) -> Option<&str> {
+        match self {
+            Parent::Post(p) => Some(&p.uuid),
+            Parent::Uuid(u) => Some(u),
+            Parent::None => None,
+        }
+    }
+
+    pub fn is_reply(&self) -> bool {
+        !matches!(self, Parent::None)
+    }
+
+    pub fn post(&self) -> Option<&Post> {
+        match self {
+            Parent::Post(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// A post or a reply.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Post {
+    #[serde(deserialize_with = "null_as_default")]
+    pub uuid: String,
+    pub parent: Parent,
+    #[serde(deserialize_with = "null_as_default")]
+    pub author: User,
+    #[serde(deserialize_with = "null_as_default")]
+    pub content: String,
+    pub from: Option<Application>,
+    #[serde(deserialize_with = "null_as_default")]
+    pub locked: bool,
+    #[serde(deserialize_with = "null_as_default")]
+    pub reply_count: u64,
+    #[serde(deserialize_with = "null_as_default")]
+    pub like_count: u64,
+    pub created_at: Option<Timestamp>,
+    /// Extension: whether the token owner has liked this post, when the server says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub liked: Option<bool>,
+}
+
+/// An element of a followers or following list: a user, or only a uuid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UserRef {
+    User(Box<User>),
+    Uuid(String),
+}
+
+impl UserRef {
+    pub fn uuid(&self) -> &str {
+        match self {
+            UserRef::User(u) => &u.uuid,
+            UserRef::Uuid(u) => u,
+        }
+    }
+
+    pub fn user(&self) -> Option<&User> {
+        match self {
+            UserRef::User(u) => Some(u),
+            UserRef::Uuid(_) => None,
+        }
+    }
+}
+
+impl Default for UserRef {
+    fn default() -> Self {
+        UserRef::Uuid(String::new())
+    }
+}
+
+/// Body of Send Post (operation 3).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewPost {
+    pub content: String,
+    #[serde(default)]
+    pub locked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+}
+
+/// Body of Update Post (operation 4): at least one field present.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PostUpdate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locked: Option<bool>,
+}
+
+impl PostUpdate {
+    pub fn is_empty(&self) -> bool {
+        self.content.is_none() && self.locked.is_none()
+    }
+}
+
+/// Response of Get Post Replies (operation 2).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RepliesPage {
+    pub post: Post,
+    #[serde(deserialize_with = "null_as_default")]
+    pub replies: Vec<Post>,
+}
+
+/// Response of Get User Posts (operation 8). `user` is the user's uuid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UserPostsPage {
+    pub user: UserRef,
+    #[serde(deserialize_with = "null_as_default")]
+    pub posts: Vec<Post>,
+}
+
+/// What a like toggle did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LikeAction {
+    Liked,
+    Unliked,
+}
+
+/// Response of Like/Unlike (operation 6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LikeResult {
+    pub action: LikeAction,
+    #[serde(default)]
+    pub uuid: String,
+}
+
+/// What a follow toggle did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FollowAction {
+    Followed,
+    Unfollowed,
+}
+
+/// Response of Follow/Unfollow (operation 9).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FollowResult {
+    pub action: FollowAction,
+    #[serde(default)]
+    pub uuid: String,
+}
+
+/// Response of Get Following (operation 10).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FollowingList {
+    #[serde(deserialize_with = "null_as_default")]
+    pub following: Vec<UserRef>,
+}
+
+/// Response of Get Followers (operation 11).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FollowersList {
+    #[serde(deserialize_with = "null_as_default")]
+    pub followers: Vec<UserRef>,
+}
+
+/// Response of `GET /ping`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ping {
+    pub ping: String,
+}
+
+/// The body of every error: `code` repeats the status.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    pub code: u16,
+    #[serde(rename = "_message", default)]
+    pub message: String,
+}
+
+/// Body of `POST /api/oauth/code`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeExchange {
+    pub code: String,
+    pub code_verifier: String,
+}
+
+/// Body of `POST /api/oauth/refreshtoken`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefreshRequest {
+    #[serde(rename = "refreshToken")]
+    pub refresh_token: String,
+}
+
+/// The answer of both OAuth token calls.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenSet {
+    pub token: String,
+    pub token_expires_at: Timestamp,
+    pub refresh_token: String,
+    pub refresh_token_expires_at: Timestamp,
+    /// Written as a list; read from a list or an `a,b,c` string, dropping
+    /// names this client does not know.
+    #[serde(default, deserialize_with = "scopes_tolerant")]
+    pub scopes: Vec<Scope>,
+}
+
+fn scopes_tolerant<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Scope>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Wire {
+        List(Vec<String>),
+        Joined(String),
+        Null(()),
+    }
+    let names: Vec<String> = match Wire::deserialize(d)? {
+        Wire::List(list) => list,
+        Wire::Joined(text) => text.split(',').map(|s| s.trim().to_owned()).collect(),
+        Wire::Null(()) => Vec::new(),
+    };
+    let mut scopes: Vec<Scope> = Vec::new();
+    for scope in names.iter().filter_map(|n| n.parse::<Scope>().ok()) {
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
+    Ok(scopes)
+}
