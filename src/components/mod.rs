@@ -1,0 +1,3 @@
+//! Pieces of the page shared by several routes.
+
+pub mod header;

@@ -1,0 +1,28 @@
+//! Perch, the web app. `App` loads `config.json`, then hands the routes
+//! (`routes/`, one file a page) the configuration through context; shared
+//! pieces of the page live in `components/`.
+
+pub mod components;
+pub mod config;
+pub mod routes;
+
+use leptos::prelude::*;
+use leptos_meta::provide_meta_context;
+use perch_model::ClientConfig;
+
+/// The whole app: the configuration first, then the pages.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    let config = LocalResource::new(config::load);
+    move || match config.get() {
+        None => view! { <p class="starting" role="status">"Starting Perch…"</p> }.into_any(),
+        Some(Ok(config)) => view! { <routes::Shell config/> }.into_any(),
+        Some(Err(problem)) => view! { <config::ConfigProblem problem/> }.into_any(),
+    }
+}
+
+/// The configuration the pages read through `use_context`.
+pub fn use_config() -> ClientConfig {
+    expect_context::<ClientConfig>()
+}

@@ -1,0 +1,70 @@
+//! The pages, one file each, and the router that picks between them.
+//!
+//! `/user/:id` takes both `@username` and a uuid: the router matches whole
+//! segments, so the `@` is read by the profile pages themselves.
+
+mod home;
+mod not_found;
+mod oauth_callback;
+mod profile;
+mod signin;
+mod thread;
+mod user_list;
+
+use crate::components::header::SiteHeader;
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+use perch_model::ClientConfig;
+
+pub use not_found::NotFound;
+
+/// The header and the routed pages, with `config` in context.
+#[component]
+pub fn Shell(config: ClientConfig) -> impl IntoView {
+    provide_context(config);
+    view! {
+        <Router>
+            <SiteHeader/>
+            <Routes fallback=NotFound>
+                <Route path=path!("/") view=home::Home/>
+                <Route path=path!("/post/:uuid") view=thread::Thread/>
+                <Route path=path!("/user/:id") view=profile::Profile/>
+                <Route path=path!("/user/:id/followers") view=user_list::Followers/>
+                <Route path=path!("/user/:id/following") view=user_list::Following/>
+                <Route path=path!("/signin") view=signin::SignIn/>
+                <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
+            </Routes>
+        </Router>
+    }
+}
+
+/// A route parameter, or "" when absent.
+pub(crate) fn param(name: &'static str) -> Memo<String> {
+    let params = leptos_router::hooks::use_params_map();
+    Memo::new(move |_| params.read().get(name).unwrap_or_default())
+}
+
+/// How a profile address names its user: `@username` or a uuid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UserKey {
+    Username(String),
+    Uuid(String),
+}
+
+impl UserKey {
+    pub fn parse(segment: &str) -> Self {
+        match segment.strip_prefix('@') {
+            Some(name) => UserKey::Username(name.to_owned()),
+            None => UserKey::Uuid(segment.to_owned()),
+        }
+    }
+
+    /// How the key reads on the page: `@name`, or the uuid.
+    pub fn label(&self) -> String {
+        match self {
+            UserKey::Username(name) => format!("@{name}"),
+            UserKey::Uuid(uuid) => uuid.clone(),
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The page for an address that leads nowhere.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    view! {
+        <Title text="Page not found · Perch"/>
+        <main id="main" class="page">
+            <h1>"Page not found"</h1>
+            <p>"Nothing lives at this address. It may have been mistyped, or the page may have moved."</p>
+            <p><A href="/">"Go to your home timeline"</A></p>
+        </main>
+    }
+}

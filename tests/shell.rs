@@ -1,0 +1,90 @@
+//! Browser tests of the app shell, in real headless Chromium
+//! (`cargo test -p perch --target wasm32-unknown-unknown`).
+//! All tests of this binary share one document (whose body also holds the
+//! runner's own output), so each mounts into a fresh container of its own.
+
+use leptos::prelude::*;
+use perch::config::{parse, ConfigProblem};
+use perch::routes::Shell;
+use perch_model::ClientConfig;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+use wasm_bindgen::JsCast;
+
+/// Removes the previous test's container and makes an empty one.
+fn fresh_container() -> web_sys::HtmlElement {
+    if let Some(old) = document().get_element_by_id("under-test") {
+        old.remove();
+    }
+    let div = document().create_element("div").unwrap();
+    div.set_id("under-test");
+    document().body().unwrap().append_child(&div).unwrap();
+    div.unchecked_into()
+}
+
+fn h1_text() -> String {
+    document().query_selector("#under-test main h1").unwrap().map(|h| h.text_content().unwrap_or_default()).unwrap_or_default()
+}
+
+fn config() -> ClientConfig {
+    ClientConfig { api_base: "/api/v1".into(), application_id: "perch-web".into() }
+}
+
+/// Routes the shell to `path` and returns the page's h1.
+async fn route(path: &str) -> String {
+    window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path)).unwrap();
+    let parent = fresh_container();
+    let handle = leptos::mount::mount_to(parent, || view! { <Shell config=config()/> });
+    leptos::task::tick().await;
+    let text = h1_text();
+    drop(handle);
+    text
+}
+
+#[wasm_bindgen_test]
+async fn every_route_resolves_and_unknown_paths_are_not_found() {
+    assert_eq!(route("/").await, "Home");
+    assert_eq!(route("/post/0b0c").await, "Post");
+    assert_eq!(route("/user/@ada").await, "@ada");
+    assert_eq!(route("/user/5f1e").await, "5f1e");
+    assert_eq!(route("/user/@ada/followers").await, "Followers of @ada");
+    assert_eq!(route("/user/@ada/following").await, "Followed by @ada");
+    assert_eq!(route("/signin").await, "Sign in");
+    assert_eq!(route("/oauth/callback").await, "Signing in");
+    assert_eq!(route("/no/such/page").await, "Page not found");
+    assert_eq!(route("/post/1/2/3").await, "Page not found");
+}
+
+#[wasm_bindgen_test]
+async fn header_offers_a_skip_link_and_navigation() {
+    window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/")).unwrap();
+    let _handle = leptos::mount::mount_to(fresh_container(), || view! { <Shell config=config()/> });
+    leptos::task::tick().await;
+    let skip = document().query_selector("a.skip-link").unwrap().expect("a skip link");
+    assert_eq!(skip.get_attribute("href").as_deref(), Some("#main"));
+    assert!(document().get_element_by_id("main").is_some(), "the skip link has a target");
+    let nav = document().query_selector("nav[aria-label=Main]").unwrap().expect("main navigation");
+    assert!(nav.text_content().unwrap().contains("Home"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_config_explains_itself_as_text() {
+    let problem = parse(r#"{"api_base": "<script>alert(1)</script>", "application_id": "x"}"#).unwrap_err();
+    assert!(problem.contains("api_base"), "{problem}");
+    let _handle = leptos::mount::mount_to(fresh_container(), move || view! { <ConfigProblem problem=problem.clone()/> });
+    leptos::task::tick().await;
+    let alert = document().query_selector("[role=alert]").unwrap().expect("the problem is announced");
+    assert!(alert.text_content().unwrap().contains("<script>alert(1)</script>"), "shown as text");
+    assert!(document().query_selector("#under-test script").unwrap().is_none(), "never parsed as markup");
+    assert_eq!(h1_text(), "Perch cannot start");
+}
+
+#[wasm_bindgen_test]
+fn config_parsing_names_the_missing_field() {
+    let missing = parse(r#"{"api_base": "/api/v1"}"#).unwrap_err();
+    assert!(missing.contains("application_id"), "{missing}");
+    assert!(parse("not json").is_err());
+    assert_eq!(parse(r#"{"api_base": "/api/v1", "application_id": "a"}"#).unwrap().application_id, "a");
+}
