@@ -1,0 +1,45 @@
+# The two commands of the README, and their parts.
+#   make run   build the app (release) and serve it with the API and demo data on 127.0.0.1:8080
+#   make test  every test: native (model, server), browser unit tests, Playwright end to end
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(CURDIR)/end2end/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export TRUNK_SKIP_VERSION_CHECK := true
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+ADDR ?= 127.0.0.1:8080
+
+.PHONY: run test setup app server test-native test-wasm test-e2e size
+
+run: setup app
+	cargo build --profile server -p perch-server
+	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo
+
+test: setup
+	$(MAKE) --no-print-directory test-native test-wasm app test-e2e
+	@echo "make test: every suite passed"
+
+setup:
+	./scripts/setup.sh
+
+# The release bundle in dist/, as it is deployed.
+app:
+	trunk build --release
+
+# Model and server tests; this also builds target/debug/perch-server, which
+# the end-to-end tests reuse.
+test-native:
+	cargo test --workspace
+
+# Browser unit tests in headless Chromium (the app crate only: never the
+# whole workspace for wasm).
+test-wasm:
+	cargo test -p perch --target wasm32-unknown-unknown
+
+# Playwright against dist/ served by the debug server, axe-core on every page.
+test-e2e:
+	cargo test --workspace --no-run --quiet
+	cd end2end && playwright test
+
+# Benchmark, not a test: the size of what a browser downloads.
+size: setup
+	./scripts/size-report.sh

@@ -1,0 +1,38 @@
+// Playwright runs the built app (../dist) served by the real perch-server
+// (the debug build that `cargo test --workspace` already made) on a fresh
+// database, in Debian's Chromium. Nothing here downloads a browser.
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.PERCH_E2E_PORT ?? 8091);
+const server = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  outputDir: '.tmp/test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ../dist`,
+    url: `http://127.0.0.1:${port}/api/v1/ping`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+  },
+});

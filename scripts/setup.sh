@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing Perch needs, and only what is
+# missing, so it is cheap to run before every build. Nothing here downloads a
+# prebuilt binary: Rust tools are compiled from crates.io, the browser comes
+# from Debian, wasm-opt and Playwright from the npm registry (no browser
+# download). Versions that worked together: ../shared/TOOLCHAIN.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/end2end/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+TRUNK_VERSION=0.22.1
+DEBIAN_PACKAGES=(chromium chromium-driver brotli)
+
+step() { printf '\n==> %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# 1. The WebAssembly target of the machine's Rust toolchain.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "Adding the Rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. Chromium and its driver for the browser tests, brotli for the size report.
+missing=()
+for pkg in "${DEBIAN_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  step "Installing ${missing[*]} from Debian (about a minute)"
+  as_root apt-get update -q
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q "${missing[@]}"
+fi
+
+# 3. wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock
+#    (it also provides wasm-bindgen-test-runner for the browser tests).
+wbg_version=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$wbg_version" ] || { echo "setup: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ] \
+  || [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $wbg_version" ]; then
+  step "Building wasm-bindgen-cli $wbg_version from crates.io (about 5 minutes on 2 cores, once)"
+  # Not --locked: its lock file pins a crate version the registry no longer has.
+  cargo install wasm-bindgen-cli --version "$wbg_version" --force
+fi
+
+# 4. trunk, pinned. --ignore-rust-version: its manifest asks for an older rustc
+#    than it builds with.
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  step "Building trunk $TRUNK_VERSION from crates.io (about 20 minutes on 2 cores, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --force
+fi
+
+# 5. Node packages from the lock file: Playwright, axe-core, and binaryen's
+#    wasm-opt (Debian's is too old and breaks the bundle).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js 20 or newer is needed for the browser tests (found: $(node --version 2>/dev/null || echo none))." >&2
+  exit 1
+fi
+stamp=end2end/node_modules/.perch-package-lock.json
+if ! cmp -s end2end/package-lock.json "$stamp"; then
+  step "Installing the end2end npm packages from package-lock.json"
+  (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+  cp end2end/package-lock.json "$stamp"
+fi
+
+# A last check, so a broken install is named here rather than deep in a build.
+wasm-opt --version | grep -q "version 132" || { echo "setup: wasm-opt 132 not found on PATH" >&2; exit 1; }
+test -x /usr/bin/chromium && test -x /usr/bin/chromedriver
+echo "setup: toolchain ready (trunk $TRUNK_VERSION, wasm-bindgen $wbg_version, wasm-opt 132, $(/usr/bin/chromium --version 2>/dev/null))"

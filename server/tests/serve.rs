@@ -1,0 +1,83 @@
+//! The server as a browser and the harness see it: ping, the app's files with
+//! client routes falling back to index.html, config.json, and API errors in
+//! the contract's body. Runs the real server on a loopback port.
+
+use perch_model::{ApiError, ClientConfig, Ping};
+use perch_server::{start, Running, ServeOptions};
+use std::path::Path;
+
+struct Harness {
+    base: String,
+    server: Running,
+    _dir: tempfile::TempDir,
+}
+
+async fn serve_app() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>Perch</title>").unwrap();
+    std::fs::write(dist.join("perch-0123456789abcdef_bg.wasm"), b"\0asm").unwrap();
+    let options = ServeOptions { db: dir.path().join("perch.db"), static_dir: Some(dist), demo: false };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = start(listener, options).await.unwrap();
+    Harness { base, server, _dir: dir }
+}
+
+#[tokio::test]
+async fn ping_answers_pong_without_a_token() {
+    let h = serve_app().await;
+    let res = reqwest::get(format!("{}/api/v1/ping", h.base)).await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Ping>().await.unwrap(), Ping { ping: "pong".into() });
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn client_routes_fall_back_to_the_app_and_files_are_served() {
+    let h = serve_app().await;
+    for path in ["/", "/post/abc", "/user/@ada", "/user/@ada/followers", "/oauth/callback?code=x", "/no/such/page"] {
+        let res = reqwest::get(format!("{}{path}", h.base)).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(res.headers()["cache-control"], "no-cache", "{path}: the page must be revalidated");
+        assert!(res.text().await.unwrap().contains("<title>Perch</title>"), "{path}");
+    }
+    let wasm = reqwest::get(format!("{}/perch-0123456789abcdef_bg.wasm", h.base)).await.unwrap();
+    assert_eq!(wasm.status(), 200);
+    assert_eq!(wasm.headers()["cache-control"], "public, max-age=31536000, immutable", "hashed files are cached");
+    assert_eq!(wasm.bytes().await.unwrap().as_ref(), b"\0asm");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn config_json_points_the_app_at_this_server() {
+    let h = serve_app().await;
+    let config: ClientConfig = reqwest::get(format!("{}/config.json", h.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(config.check(), Ok(()));
+    assert_eq!(config.base(), "/api/v1");
+    let ping = reqwest::get(format!("{}{}/ping", h.base, config.base())).await.unwrap();
+    assert_eq!(ping.status(), 200);
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_api_paths_are_404_with_the_error_body_not_the_app() {
+    let h = serve_app().await;
+    let res = reqwest::get(format!("{}/api/v1/nothing/here", h.base)).await.unwrap();
+    assert_eq!(res.status(), 404);
+    let body: ApiError = res.json().await.unwrap();
+    assert_eq!(body.code, 404);
+    assert!(!body.message.is_empty());
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn refuses_a_static_folder_without_an_app() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = ServeOptions { db: dir.path().join("db"), static_dir: Some(dir.path().to_owned()), demo: false };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let err = start(listener, options).await.err().expect("no index.html: refused");
+    assert!(err.to_string().contains("index.html"), "{err}");
+    assert!(!Path::new(&dir.path().join("index.html")).exists());
+}
