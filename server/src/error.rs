@@ -1,41 +1,84 @@
 //! The one error type of the interface: each variant maps to the contract's
 //! status and the `{"code", "_message"}` body.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use perch_model::ApiError;
+use perch_model::{ApiError, Scope};
 
 #[derive(Debug)]
 pub enum Error {
     /// 400: malformed input.
     BadRequest(String),
-    /// 404: no such thing.
+    /// 401: no token, or one that is unknown or expired.
+    Unauthorized(String),
+    /// 403: the token lacks these scopes.
+    MissingScopes(Vec<Scope>),
+    /// 403: allowed in general, not on this thing (someone else's post, a locked post).
+    Forbidden(String),
+    /// 404: no such post, user or endpoint.
     NotFound(String),
+    /// 413: the body is over the limit.
+    PayloadTooLarge,
+    /// 422: the content breaks the 500-character rule.
+    Unprocessable(String),
+    /// 429: slow down; try again after this many seconds.
+    TooManyRequests { retry_after_secs: u64 },
     /// 500: something broke on our side; the details go to the log only.
     Internal(anyhow::Error),
 }
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn status(&self) -> StatusCode {
         match self {
             Error::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Error::MissingScopes(_) | Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            Error::BadRequest(m) | Error::Unauthorized(m) | Error::Forbidden(m) | Error::NotFound(m) | Error::Unprocessable(m) => {
+                m.clone()
+            }
+            Error::MissingScopes(scopes) => format!("The token lacks the scope{} {}.", if scopes.len() == 1 { "" } else { "s" }, Scope::join(scopes)),
+            Error::PayloadTooLarge => "The request body is larger than 16 KiB.".into(),
+            Error::TooManyRequests { retry_after_secs } => format!("Too many requests: try again in {retry_after_secs} seconds."),
+            Error::Internal(_) => "Something went wrong on the server.".into(),
         }
     }
 }
 
 impl IntoResponse for Error {
     fn into_response(self) -> Response {
+        if let Error::Internal(e) = &self {
+            tracing::error!("internal error: {e:#}");
+        }
         let status = self.status();
-        let message = match self {
-            Error::BadRequest(m) | Error::NotFound(m) => m,
-            Error::Internal(e) => {
-                tracing::error!("internal error: {e:#}");
-                "Something went wrong on the server.".to_owned()
-            }
-        };
-        (status, Json(ApiError { code: status.as_u16(), message })).into_response()
+        let mut res = (status, Json(ApiError { code: status.as_u16(), message: self.message() })).into_response();
+        if let Error::TooManyRequests { retry_after_secs } = self {
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        res
+    }
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(e: sqlx::Error) -> Self {
+        Error::Internal(e.into())
+    }
+}
+
+impl From<anyhow::Error> for Error {
+    fn from(e: anyhow::Error) -> Self {
+        Error::Internal(e)
     }
 }

@@ -1,67 +1,156 @@
-//! The reference server: builds the router (the interface under `/api/v1`,
-//! the app's `config.json`, the static app) and runs it until a shutdown
-//! signal. `main.rs` is only the command line around [`start`].
+//! The reference server. This file owns the shared state and startup:
+//! opening the database, registering the served web app, building the router
+//! (the interface under `/api/v1`, OAuth, the app's `config.json`, the static
+//! app) and running it until it is stopped. `main.rs` is the command line.
 
+pub mod accounts;
 pub mod api;
+pub mod db;
+pub mod demo;
 pub mod error;
+pub mod extractor;
+pub mod oauth;
+pub mod rate_limit;
 pub mod static_app;
+pub mod tokens;
 
+use axum::http::{header, HeaderValue, Method};
 use axum::Router;
+use rate_limit::RateLimiter;
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Mutex};
 use tokio::task::JoinHandle;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::trace::TraceLayer;
+
+/// The name the served web app is registered under.
+pub const WEB_APP_NAME: &str = "Perch";
 
 /// What `serve` was asked to do.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ServeOptions {
     pub db: PathBuf,
     pub static_dir: Option<PathBuf>,
     pub demo: bool,
+    /// Origins allowed to call the API from a browser (CORS), e.g. `https://perch.example`.
+    pub allow_origins: Vec<String>,
+    /// Where people reach the app, besides this machine's own address; its
+    /// `/oauth/callback` is registered as a redirect URI.
+    pub public_urls: Vec<String>,
+    /// Requests a minute one token may make.
+    pub token_requests_per_minute: u32,
+    /// Failed sign-ins from one IP address in five minutes before 429.
+    pub sign_in_failures: u32,
 }
 
-/// The application id under which the served web app signs in.
-pub const WEB_APP_ID: &str = "perch-web";
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            db: PathBuf::from("data/perch.db"),
+            static_dir: None,
+            demo: false,
+            allow_origins: Vec::new(),
+            public_urls: Vec::new(),
+            token_requests_per_minute: 1200,
+            sign_in_failures: 10,
+        }
+    }
+}
 
-/// Builds the whole router.
-pub fn router(options: &ServeOptions) -> Router {
-    let app = Router::new()
+pub struct Limits {
+    pub per_token: RateLimiter,
+    pub sign_in: RateLimiter,
+}
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: db::Db,
+    pub limits: Arc<Limits>,
+    /// Writes that read before they write (toggles, replies) queue here, so
+    /// SQLite never sees two such transactions at once.
+    pub write_lock: Arc<Mutex<()>>,
+    /// The application id the served web app signs in with.
+    pub web_app_id: Arc<str>,
+}
+
+/// Builds the whole router for `state`.
+pub fn router(state: AppState, options: &ServeOptions) -> Router {
+    let mut app = Router::new()
         .nest("/api/v1", api::router())
+        .merge(oauth::router())
         .route("/config.json", axum::routing::get(static_app::client_config));
-    match &options.static_dir {
+    app = match &options.static_dir {
         Some(dir) => app.fallback_service(static_app::service(dir)),
         None => app.fallback(static_app::no_app),
+    };
+    let mut app = app.with_state(state).layer(TraceLayer::new_for_http());
+    if !options.allow_origins.is_empty() {
+        let origins: Vec<HeaderValue> = options.allow_origins.iter().filter_map(|o| o.trim_end_matches('/').parse().ok()).collect();
+        app = app.layer(
+            CorsLayer::new()
+                .allow_origin(AllowOrigin::list(origins))
+                .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+                .expose_headers([header::RETRY_AFTER])
+                .max_age(Duration::from_secs(3600)),
+        );
     }
+    app
 }
 
 /// A running server: stop it, or wait for SIGINT/SIGTERM.
 pub struct Running {
+    pub state: AppState,
     stop: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
 }
 
-/// Starts serving on `listener` in the background.
+/// Opens the database, registers the web app, and starts serving on
+/// `listener` in the background.
 pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Result<Running> {
     if let Some(dir) = &options.static_dir {
         anyhow::ensure!(dir.join("index.html").is_file(), "--static {}: no index.html there (run trunk build first)", dir.display());
     }
-    let app = router(&options);
+    let db = db::open(&options.db).await?;
+    let addr = listener.local_addr()?;
+    let mut callbacks = vec![format!("http://{addr}/oauth/callback"), format!("http://localhost:{}/oauth/callback", addr.port())];
+    callbacks.extend(options.public_urls.iter().map(|u| format!("{}/oauth/callback", u.trim_end_matches('/'))));
+    let (_, web_app_id) = accounts::ensure_application(&db, WEB_APP_NAME, None, &callbacks).await?;
+    if options.demo {
+        demo::fill_if_empty(&db).await?;
+    }
+    let state = AppState {
+        db,
+        limits: Arc::new(Limits {
+            per_token: RateLimiter::new(options.token_requests_per_minute, Duration::from_secs(60)),
+            sign_in: RateLimiter::new(options.sign_in_failures, Duration::from_secs(300)),
+        }),
+        write_lock: Arc::new(Mutex::new(())),
+        web_app_id: web_app_id.into(),
+    };
+    let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async {
                 let _ = stopped.await;
             })
             .await
     });
-    Ok(Running { stop, task })
+    Ok(Running { state, stop, task })
 }
 
 impl Running {
-    /// Finishes in-flight requests and returns.
+    /// Finishes in-flight requests, closes the database, and returns.
     pub async fn stop(self) -> anyhow::Result<()> {
         let _ = self.stop.send(());
         self.task.await??;
+        self.state.db.close().await;
         Ok(())
     }
 

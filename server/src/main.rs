@@ -1,12 +1,17 @@
-//! The `perch-server` command line: `serve` runs the interface and the app.
+//! The `perch-server` command line: `serve`, `user add`, `token`.
 
 use clap::{Parser, Subcommand};
+use perch_model::Scope;
+use perch_server::{accounts, db, ServeOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 #[derive(Parser)]
 #[command(name = "perch-server", version, about = "Perch's reference server for the social posting interface")]
 struct Cli {
+    /// The SQLite database file (created with its folder when missing).
+    #[arg(long, global = true, env = "PERCH_DB", default_value = "data/perch.db")]
+    db: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
@@ -15,36 +20,91 @@ struct Cli {
 enum Command {
     /// Serve the interface under /api/v1 and, with --static, the web app.
     Serve {
-        /// The SQLite database file (created with its folder when missing).
-        #[arg(long, env = "PERCH_DB", default_value = "data/perch.db")]
-        db: PathBuf,
         /// Where to listen.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: SocketAddr,
         /// A trunk build (`dist/`) to serve, with client routes falling back to its index.html.
         #[arg(long = "static")]
         static_dir: Option<PathBuf>,
-        /// Fill an empty database with demo users and posts.
+        /// Fill an empty database with demo people and posts.
         #[arg(long)]
         demo: bool,
+        /// An origin allowed to call the API from a browser (CORS); repeat for more.
+        #[arg(long = "allow-origin", env = "PERCH_ALLOW_ORIGINS", value_delimiter = ',')]
+        allow_origins: Vec<String>,
+        /// An address people reach this server by (e.g. https://perch.example);
+        /// its /oauth/callback is accepted for sign-in. Repeat for more.
+        #[arg(long = "public-url", env = "PERCH_PUBLIC_URLS", value_delimiter = ',')]
+        public_urls: Vec<String>,
+    },
+    /// Manage users.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Print a new access token for USERNAME as the last line.
+    Token {
+        username: String,
+        /// Comma-separated scopes (default: all fifteen).
+        #[arg(long)]
+        scopes: Option<String>,
+        /// Days until it expires.
+        #[arg(long, default_value_t = 7)]
+        days: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create a user.
+    Add {
+        username: String,
+        #[arg(long)]
+        display_name: Option<String>,
+        #[arg(long)]
+        email: Option<String>,
+        /// Without one, the user can only use tokens made with `token`.
+        #[arg(long)]
+        password: Option<String>,
     },
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "perch_server=info,tower_http=warn".into()),
         )
         .init();
-    match Cli::parse().command {
-        Command::Serve { db, addr, static_dir, demo } => {
-            let options = perch_server::ServeOptions { db, static_dir, demo };
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve { addr, static_dir, demo, allow_origins, public_urls } => {
+            let options = ServeOptions { db: cli.db, static_dir, demo, allow_origins, public_urls, ..ServeOptions::default() };
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let bound = listener.local_addr()?;
             let server = perch_server::start(listener, options).await?;
             println!("Perch is serving on http://{bound}");
             server.until_signal().await
+        }
+        Command::User { command: UserCommand::Add { username, display_name, email, password } } => {
+            let pool = db::open(&cli.db).await?;
+            let new = accounts::NewUser { username: username.clone(), display_name, email, password, ..Default::default() };
+            let (_, uuid) = accounts::add_user(&pool, new).await?;
+            println!("Created @{username} ({uuid}).");
+            Ok(())
+        }
+        Command::Token { username, scopes, days } => {
+            let scopes = match scopes {
+                Some(list) => Scope::parse_list(&list)?,
+                None => Scope::ALL.to_vec(),
+            };
+            anyhow::ensure!(!scopes.is_empty(), "name at least one scope");
+            let pool = db::open(&cli.db).await?;
+            let token = accounts::cli_token(&pool, &username, &scopes, days * 24 * 3600 * 1000).await?;
+            println!("Access token for @{} with {}:", username.trim_start_matches('@'), Scope::join(&scopes));
+            println!("{token}");
+            Ok(())
         }
     }
 }

@@ -1,0 +1,97 @@
+//! Reading posts and users out of SQLite into the wire model, as the caller
+//! sees them (with the `liked` and `followed` extensions). Every query here
+//! binds the caller's user id as `?1`.
+
+use crate::db::Db;
+use crate::error::Result;
+use perch_model::{Application, Badge, Parent, Post, Timestamp, User};
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+/// The columns of a user aliased `alias`, each named `{prefix}{column}`.
+pub fn user_columns(alias: &str, prefix: &str) -> String {
+    format!(
+        "{alias}.id AS {prefix}id, {alias}.uuid AS {prefix}uuid, {alias}.username AS {prefix}username, \
+         {alias}.display_name AS {prefix}display_name, {alias}.avatar AS {prefix}avatar, {alias}.bio AS {prefix}bio, \
+         {alias}.badges AS {prefix}badges, {alias}.follower_count AS {prefix}follower_count, \
+         {alias}.following_count AS {prefix}following_count, {alias}.joined_ms AS {prefix}joined_ms, \
+         EXISTS(SELECT 1 FROM follows f WHERE f.follower_id = ?1 AND f.followee_id = {alias}.id) AS {prefix}followed"
+    )
+}
+
+/// A user from columns made by [`user_columns`]; the email fields are left absent.
+pub fn user_from_row(row: &SqliteRow, prefix: &str) -> User {
+    let col = |name: &str| format!("{prefix}{name}");
+    let badges: Vec<String> = serde_json::from_str(row.get::<&str, _>(col("badges").as_str())).unwrap_or_default();
+    let avatar: String = row.get(col("avatar").as_str());
+    User {
+        uuid: row.get(col("uuid").as_str()),
+        username: row.get(col("username").as_str()),
+        display_name: row.get(col("display_name").as_str()),
+        avatar: (!avatar.is_empty()).then_some(avatar),
+        email: None,
+        email_verified: None,
+        badge: badges.into_iter().map(Badge).collect(),
+        bio: row.get(col("bio").as_str()),
+        follow_count: row.get::<i64, _>(col("follower_count").as_str()).max(0) as u64,
+        following_count: row.get::<i64, _>(col("following_count").as_str()).max(0) as u64,
+        joined: Some(Timestamp(row.get(col("joined_ms").as_str()))),
+        followed: Some(row.get(col("followed").as_str())),
+    }
+}
+
+/// `SELECT … FROM posts p …` with the author and application joined.
+pub fn post_select() -> String {
+    format!(
+        "SELECT p.id, p.uuid, p.parent_uuid, p.content, p.locked, p.reply_count, p.like_count, p.created_ms, \
+         EXISTS(SELECT 1 FROM likes l WHERE l.post_id = p.id AND l.user_id = ?1) AS liked, \
+         app.uuid AS app_uuid, app.name AS app_name, app.website AS app_website, {} \
+         FROM posts p JOIN users a ON a.id = p.author_id LEFT JOIN applications app ON app.id = p.application_id",
+        user_columns("a", "a_")
+    )
+}
+
+/// A post from a row of [`post_select`]; a reply's parent is its uuid.
+pub fn post_from_row(row: &SqliteRow) -> Post {
+    let app_uuid: Option<String> = row.get("app_uuid");
+    Post {
+        uuid: row.get("uuid"),
+        parent: row.get::<Option<String>, _>("parent_uuid").map_or(Parent::None, Parent::Uuid),
+        author: user_from_row(row, "a_"),
+        content: row.get("content"),
+        from: app_uuid.map(|uuid| Application { uuid, name: row.get("app_name"), website: row.get("app_website") }),
+        locked: row.get("locked"),
+        reply_count: row.get::<i64, _>("reply_count").max(0) as u64,
+        like_count: row.get::<i64, _>("like_count").max(0) as u64,
+        created_at: Some(Timestamp(row.get("created_ms"))),
+        liked: Some(row.get("liked")),
+    }
+}
+
+/// A post with its row id, its parent left as a uuid; `None` if there is none.
+pub async fn find_post(db: &Db, caller: i64, uuid: &str) -> Result<Option<(i64, Post)>> {
+    let row = sqlx::query(&format!("{} WHERE p.uuid = ?2", post_select())).bind(caller).bind(uuid).fetch_optional(db).await?;
+    Ok(row.map(|r| (r.get("id"), post_from_row(&r))))
+}
+
+/// Replaces each reply's parent uuid by the parent post, one level deep
+/// (the parent's own parent stays a uuid). A deleted parent stays a uuid.
+pub async fn embed_parents(db: &Db, caller: i64, posts: &mut [Post]) -> Result<()> {
+    let mut cache: Vec<(String, Option<Post>)> = Vec::new();
+    for post in posts.iter_mut() {
+        let Parent::Uuid(parent_uuid) = &post.parent else { continue };
+        let parent_uuid = parent_uuid.clone();
+        let parent = match cache.iter().find(|(u, _)| *u == parent_uuid) {
+            Some((_, p)) => p.clone(),
+            None => {
+                let found = find_post(db, caller, &parent_uuid).await?.map(|(_, p)| p);
+                cache.push((parent_uuid, found.clone()));
+                found
+            }
+        };
+        if let Some(parent) = parent {
+            post.parent = Parent::Post(Box::new(parent));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,146 @@
+//! Users: operations 7 to 11. A user is named in a path by uuid or by
+//! `@username` (case-insensitive); `/user` alone is the token's owner.
+
+use super::rows::{embed_parents, post_from_row, post_select, user_columns, user_from_row};
+use crate::db::now_ms;
+use crate::error::{Error, Result};
+use crate::extractor::{page, Caller};
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::Json;
+use perch_model::{
+    FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage, UserRef, PAGE_SIZE,
+};
+use sqlx::Row;
+
+/// A user by `@name` or uuid, with its row id.
+async fn find_user(state: &AppState, caller: &Caller, id: &str) -> Result<(i64, User)> {
+    let (column, key) = match id.strip_prefix('@') {
+        Some(name) => ("u.username", name),
+        None => ("u.uuid", id),
+    };
+    let row = sqlx::query(&format!("SELECT {} FROM users u WHERE {column} = ?2", user_columns("u", "")))
+        .bind(caller.user_id)
+        .bind(key)
+        .fetch_optional(&state.db)
+        .await?
+        .ok_or_else(|| Error::NotFound("There is no such user.".into()))?;
+    Ok((row.get("id"), user_from_row(&row, "")))
+}
+
+/// 7. GET /user/{uuid} or /user/@{username}: never with email fields.
+pub async fn get(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<User>> {
+    caller.require(Operation::GetUser, Subject::Post)?;
+    Ok(Json(find_user(&state, &caller, &id).await?.1))
+}
+
+/// 7. GET /user: the token's owner, with email fields filled only for `user.email`.
+pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json<User>> {
+    caller.require(Operation::GetUser, Subject::Post)?;
+    let row = sqlx::query(&format!("SELECT {}, u.email, u.email_verified FROM users u WHERE u.id = ?1", user_columns("u", "")))
+        .bind(caller.user_id)
+        .fetch_one(&state.db)
+        .await?;
+    let mut user = user_from_row(&row, "");
+    user.followed = None;
+    if caller.has(Scope::UserEmail) {
+        user.email = Some(row.get("email"));
+        user.email_verified = Some(Some(row.get("email_verified")));
+    } else {
+        user.email = Some(None);
+        user.email_verified = Some(None);
+    }
+    Ok(Json(user))
+}
+
+/// 8. GET /user/{uuid}/posts/{page}: newest first, posts and replies alike.
+pub async fn posts(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, page_text)): Path<(String, String)>,
+) -> Result<Json<UserPostsPage>> {
+    caller.require(Operation::GetUserPosts, Subject::Post)?;
+    let page = page(&page_text)?;
+    let (user_id, user) = find_user(&state, &caller, &id).await?;
+    let rows = sqlx::query(&format!("{} WHERE p.author_id = ?2 ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4", post_select()))
+        .bind(caller.user_id)
+        .bind(user_id)
+        .bind(PAGE_SIZE as i64)
+        .bind((page - 1) * PAGE_SIZE as i64)
+        .fetch_all(&state.db)
+        .await?;
+    let mut posts: Vec<_> = rows.iter().map(post_from_row).collect();
+    embed_parents(&state.db, caller.user_id, &mut posts).await?;
+    Ok(Json(UserPostsPage { user: UserRef::Uuid(user.uuid), posts }))
+}
+
+/// 9. POST /user/{uuid}/follow: a toggle, atomic per caller.
+pub async fn follow(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<FollowResult>> {
+    caller.require(Operation::FollowUser, Subject::Post)?;
+    let (target, user) = find_user(&state, &caller, &id).await?;
+    if target == caller.user_id {
+        return Err(Error::BadRequest("You cannot follow yourself.".into()));
+    }
+    let _write = state.write_lock.lock().await;
+    let mut tx = state.db.begin().await?;
+    let removed = sqlx::query("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?")
+        .bind(caller.user_id)
+        .bind(target)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    let (action, delta) = if removed == 1 {
+        (FollowAction::Unfollowed, -1)
+    } else {
+        sqlx::query(
+            "INSERT INTO follows (follower_id, followee_id, created_ms, seq) \
+             VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM follows))",
+        )
+        .bind(caller.user_id)
+        .bind(target)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        (FollowAction::Followed, 1)
+    };
+    sqlx::query("UPDATE users SET following_count = MAX(following_count + ?, 0) WHERE id = ?")
+        .bind(delta)
+        .bind(caller.user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE users SET follower_count = MAX(follower_count + ?, 0) WHERE id = ?")
+        .bind(delta)
+        .bind(target)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Json(FollowResult { action, uuid: user.uuid }))
+}
+
+/// The users on one side of `follows`, most recent follow first.
+async fn follow_list(state: &AppState, caller: &Caller, user_id: i64, followers: bool) -> Result<Vec<UserRef>> {
+    let (me, them) = if followers { ("followee_id", "follower_id") } else { ("follower_id", "followee_id") };
+    let rows = sqlx::query(&format!(
+        "SELECT {} FROM follows fl JOIN users u ON u.id = fl.{them} WHERE fl.{me} = ?2 ORDER BY fl.created_ms DESC, fl.seq DESC",
+        user_columns("u", "")
+    ))
+    .bind(caller.user_id)
+    .bind(user_id)
+    .fetch_all(&state.db)
+    .await?;
+    Ok(rows.iter().map(|r| UserRef::User(Box::new(user_from_row(r, "")))).collect())
+}
+
+/// 10. GET /user/{uuid}/following
+pub async fn following(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<FollowingList>> {
+    caller.require(Operation::GetFollowing, Subject::Post)?;
+    let (user_id, _) = find_user(&state, &caller, &id).await?;
+    Ok(Json(FollowingList { following: follow_list(&state, &caller, user_id, false).await? }))
+}
+
+/// 11. GET /user/{uuid}/followers
+pub async fn followers(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<FollowersList>> {
+    caller.require(Operation::GetFollowers, Subject::Post)?;
+    let (user_id, _) = find_user(&state, &caller, &id).await?;
+    Ok(Json(FollowersList { followers: follow_list(&state, &caller, user_id, true).await? }))
+}

@@ -1,0 +1,93 @@
+//! What handlers take from a request: the authenticated caller (from the
+//! Bearer token, with its scopes and a per-token rate limit), JSON bodies
+//! whose failures are the contract's 400 and 413, and page numbers.
+
+use crate::db::now_ms;
+use crate::error::{Error, Result};
+use crate::AppState;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::{header, request::Parts, StatusCode};
+use perch_model::{Operation, Scope, Subject};
+use serde::de::DeserializeOwned;
+use sqlx::Row;
+
+/// The owner of the token on the request.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub user_id: i64,
+    pub application_id: i64,
+    pub scopes: Vec<Scope>,
+}
+
+impl Caller {
+    /// 403 naming the missing scopes unless the token may do `op` on `subject`.
+    pub fn require(&self, op: Operation, subject: Subject) -> Result<()> {
+        let missing = op.missing(subject, &self.scopes);
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::MissingScopes(missing))
+        }
+    }
+
+    pub fn has(&self, scope: Scope) -> bool {
+        self.scopes.contains(&scope)
+    }
+}
+
+/// The token of an `Authorization: Bearer …` header.
+pub fn bearer(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        let token = bearer(parts).ok_or_else(|| Error::Unauthorized("A token is needed: send Authorization: Bearer <token>.".into()))?;
+        let hash = crate::tokens::hash(token);
+        let row = sqlx::query("SELECT user_id, application_id, scopes, expires_ms FROM tokens WHERE hash = ? AND kind = 'access' AND retired = 0")
+            .bind(&hash)
+            .fetch_optional(&state.db)
+            .await?
+            .ok_or_else(|| Error::Unauthorized("The token is not known.".into()))?;
+        if row.get::<i64, _>("expires_ms") <= now_ms() {
+            return Err(Error::Unauthorized("The token has expired.".into()));
+        }
+        state.limits.per_token.hit(&hash).map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
+        let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
+        Ok(Caller { user_id: row.get("user_id"), application_id: row.get("application_id"), scopes })
+    }
+}
+
+/// A JSON body: unreadable or wrongly shaped is 400, over the limit 413.
+/// The Content-Type is not insisted on.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                Error::PayloadTooLarge
+            } else {
+                Error::BadRequest(format!("The request body could not be read: {}", e.body_text()))
+            }
+        })?;
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|e| Error::BadRequest(format!("The request body is not valid: {e}.")))
+    }
+}
+
+/// A page number from a path: a positive integer, else 400.
+pub fn page(text: &str) -> Result<i64> {
+    match text.parse::<i64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(Error::BadRequest(format!("The page must be a positive whole number, not {text:?}."))),
+    }
+}

@@ -1,0 +1,315 @@
+//! The OAuth 2 authorization-code flow with `state` and PKCE (S256):
+//! the server-rendered sign-in and consent page at `/oauth/authorise`, and
+//! the token calls `POST /api/oauth/code` and `POST /api/oauth/refreshtoken`.
+
+use crate::accounts::verify_password;
+use crate::db::now_ms;
+use crate::error::{Error, Result};
+use crate::extractor::JsonBody;
+use crate::tokens::{hash, issue_pair, new_secret, pkce_challenge};
+use crate::AppState;
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use perch_model::{CodeExchange, RefreshRequest, Scope, TokenSet};
+use sqlx::Row;
+use std::net::SocketAddr;
+
+/// How long an authorization code may wait to be exchanged.
+const CODE_TTL_MS: i64 = 10 * 60 * 1000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/oauth/authorise", get(show).post(submit))
+        .route("/api/oauth/code", post(exchange_code))
+        .route("/api/oauth/refreshtoken", post(refresh))
+}
+
+/// The query of `/oauth/authorise`, also carried through the form.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct Request {
+    application_id: Option<String>,
+    redirect_uri: Option<String>,
+    scopes: Option<String>,
+    state: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+/// A request whose application and redirect URI check out.
+struct Checked {
+    app_id: i64,
+    app_name: String,
+    redirect_uri: String,
+    scopes: Vec<Scope>,
+    state: String,
+    code_challenge: String,
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn page(status: StatusCode, title: &str, body: &str) -> Response {
+    let html = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head>\
+         <body><main><h1>{title}</h1>{body}</main></body></html>",
+        title = escape(title)
+    );
+    let mut res = (status, Html(html)).into_response();
+    res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    res.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"),
+    );
+    res
+}
+
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fff;color:#14181c}\
+main{max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}\
+input[type=text],input[type=password]{width:100%;padding:.5rem;font:inherit;border:1px solid #4f5b66;border-radius:6px}\
+fieldset{margin:1rem 0;border:1px solid #d3d9df;border-radius:6px}fieldset label{display:flex;gap:.5rem;margin:.25rem 0}\
+button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #0b57b0;background:#0b57b0;color:#fff;margin-right:.5rem}\
+button.secondary{background:#fff;color:#0b57b0}.error{color:#a61b1b;font-weight:600}\
+@media (prefers-color-scheme:dark){body{background:#111417;color:#e8ecef}input{background:#1b2026;color:#e8ecef}\
+button.secondary{background:#111417;color:#7db4f5}button{background:#7db4f5;border-color:#7db4f5;color:#0b1520}.error{color:#ff8f8f}}";
+
+/// Checks what must hold before anything is shown: a known application, a
+/// redirect URI registered for it, PKCE with S256, known scopes.
+async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, String> {
+    let app_uuid = req.application_id.as_deref().filter(|s| !s.is_empty()).ok_or("The request names no application.")?;
+    let row = sqlx::query("SELECT id, name FROM applications WHERE uuid = ?")
+        .bind(app_uuid)
+        .fetch_optional(&state.db)
+        .await
+        .map_err(|_| "The server could not look up the application.")?
+        .ok_or("The application is not registered on this server.")?;
+    let app_id: i64 = row.get("id");
+    let redirect_uri = req.redirect_uri.clone().unwrap_or_default();
+    let registered: Option<i64> = sqlx::query_scalar("SELECT 1 FROM redirect_uris WHERE application_id = ? AND uri = ?")
+        .bind(app_id)
+        .bind(&redirect_uri)
+        .fetch_optional(&state.db)
+        .await
+        .map_err(|_| "The server could not look up the application.")?;
+    if registered.is_none() {
+        return Err("The address to return to is not registered for this application.".into());
+    }
+    if req.code_challenge_method.as_deref() != Some("S256") || req.code_challenge.as_deref().unwrap_or("").len() < 43 {
+        return Err("The request must use PKCE with code_challenge_method=S256.".into());
+    }
+    let scopes = Scope::parse_list(req.scopes.as_deref().unwrap_or("")).map_err(|e| format!("The request asks for an {e}."))?;
+    if scopes.is_empty() {
+        return Err("The request asks for no scopes.".into());
+    }
+    Ok(Checked {
+        app_id,
+        app_name: row.get("name"),
+        redirect_uri,
+        scopes,
+        state: req.state.clone().unwrap_or_default(),
+        code_challenge: req.code_challenge.clone().unwrap_or_default(),
+    })
+}
+
+fn describe(scope: Scope) -> &'static str {
+    match scope {
+        Scope::PostGet => "read posts",
+        Scope::PostSend => "publish posts",
+        Scope::PostEdit => "edit your posts",
+        Scope::PostDelete => "delete your posts",
+        Scope::PostLike => "like and unlike posts",
+        Scope::ReplyGet => "read replies",
+        Scope::ReplyPost => "publish replies",
+        Scope::ReplyEdit => "edit your replies",
+        Scope::ReplyDelete => "delete your replies",
+        Scope::ReplyLike => "like and unlike replies",
+        Scope::UserGet => "read profiles",
+        Scope::UserEmail => "see your email address",
+        Scope::UserFollow => "follow and unfollow people",
+        Scope::UserFollowingGet => "see whom people follow",
+        Scope::UserFollowersGet => "see who follows people",
+    }
+}
+
+fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Scope], error: Option<&str>) -> String {
+    let hidden = [
+        ("application_id", req.application_id.as_deref()),
+        ("redirect_uri", req.redirect_uri.as_deref()),
+        ("scopes", req.scopes.as_deref()),
+        ("state", req.state.as_deref()),
+        ("code_challenge", req.code_challenge.as_deref()),
+        ("code_challenge_method", req.code_challenge_method.as_deref()),
+    ]
+    .iter()
+    .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", escape(value.unwrap_or(""))))
+    .collect::<String>();
+    let boxes = checked
+        .scopes
+        .iter()
+        .map(|s| {
+            format!(
+                "<label><input type=\"checkbox\" name=\"scope\" value=\"{name}\"{on}> {what} <code>{name}</code></label>",
+                name = s.as_str(),
+                on = if granted.contains(s) { " checked" } else { "" },
+                what = describe(*s)
+            )
+        })
+        .collect::<String>();
+    let error = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(e))).unwrap_or_default();
+    format!(
+        "<p><strong>{app}</strong> asks to use your account.</p>{error}\
+         <form method=\"post\" action=\"/oauth/authorise\">{hidden}\
+         <label for=\"username\">Username</label><input type=\"text\" id=\"username\" name=\"username\" autocomplete=\"username\" value=\"{user}\" required>\
+         <label for=\"password\">Password</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>\
+         <fieldset><legend>Allow it to</legend>{boxes}</fieldset>\
+         <button type=\"submit\" name=\"action\" value=\"allow\">Sign in and allow</button>\
+         <button type=\"submit\" name=\"action\" value=\"deny\" class=\"secondary\" formnovalidate>Deny</button></form>",
+        app = escape(&checked.app_name),
+        user = escape(username),
+    )
+}
+
+/// GET /oauth/authorise: the sign-in and consent page.
+async fn show(State(state): State<AppState>, Query(req): Query<Request>) -> Response {
+    match check(&state, &req).await {
+        Ok(checked) => page(StatusCode::OK, "Sign in to Perch", &consent_form(&req, &checked, "", &checked.scopes, None)),
+        Err(problem) => page(StatusCode::BAD_REQUEST, "This sign-in link is not valid", &format!("<p class=\"error\">{}</p>", escape(&problem))),
+    }
+}
+
+/// `redirect_uri` with these query parameters added.
+fn back_to(redirect_uri: &str, params: &[(&str, &str)]) -> String {
+    let query = serde_urlencoded::to_string(params).unwrap_or_default();
+    let join = if redirect_uri.contains('?') { '&' } else { '?' };
+    format!("{redirect_uri}{join}{query}")
+}
+
+/// POST /oauth/authorise: the form's answer.
+async fn submit(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>, Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let req = Request {
+        application_id: field("application_id"),
+        redirect_uri: field("redirect_uri"),
+        scopes: field("scopes"),
+        state: field("state"),
+        code_challenge: field("code_challenge"),
+        code_challenge_method: field("code_challenge_method"),
+    };
+    let checked = match check(&state, &req).await {
+        Ok(c) => c,
+        Err(problem) => return page(StatusCode::BAD_REQUEST, "This sign-in link is not valid", &format!("<p class=\"error\">{}</p>", escape(&problem))),
+    };
+    if field("action").as_deref() == Some("deny") {
+        return Redirect::to(&back_to(&checked.redirect_uri, &[("error", "access_denied"), ("state", &checked.state)])).into_response();
+    }
+    let username = field("username").unwrap_or_default();
+    let granted: Vec<Scope> =
+        fields.iter().filter(|(k, _)| k == "scope").filter_map(|(_, v)| v.parse().ok()).filter(|s| checked.scopes.contains(s)).collect();
+    let again = |status: StatusCode, error: &str| page(status, "Sign in to Perch", &consent_form(&req, &checked, &username, &granted, Some(error)));
+
+    let ip = peer.ip().to_string();
+    if let Err(retry_after) = state.limits.sign_in.check(&ip) {
+        let mut res = again(StatusCode::TOO_MANY_REQUESTS, &format!("Too many failed sign-ins. Try again in {retry_after} seconds."));
+        res.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
+        return res;
+    }
+    let account = sqlx::query("SELECT id, password_hash FROM users WHERE username = ?").bind(&username).fetch_optional(&state.db).await;
+    let user_id = match account {
+        Ok(Some(row)) => {
+            let hash: Option<String> = row.get("password_hash");
+            let password = field("password").unwrap_or_default();
+            let ok = match hash {
+                Some(h) => tokio::task::spawn_blocking(move || verify_password(&h, &password)).await.unwrap_or(false),
+                None => false,
+            };
+            ok.then(|| row.get::<i64, _>("id"))
+        }
+        Ok(None) => None,
+        Err(e) => {
+            tracing::error!("sign-in lookup failed: {e}");
+            return again(StatusCode::INTERNAL_SERVER_ERROR, "The server could not check the password. Try again.");
+        }
+    };
+    let Some(user_id) = user_id else {
+        let _ = state.limits.sign_in.hit(&ip);
+        return again(StatusCode::UNAUTHORIZED, "Wrong username or password.");
+    };
+    if granted.is_empty() {
+        return again(StatusCode::BAD_REQUEST, "Allow at least one thing, or choose Deny.");
+    }
+    let code = new_secret();
+    let stored = sqlx::query(
+        "INSERT INTO auth_codes (hash, user_id, application_id, redirect_uri, scopes, code_challenge, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(hash(&code))
+    .bind(user_id)
+    .bind(checked.app_id)
+    .bind(&checked.redirect_uri)
+    .bind(Scope::join(&granted))
+    .bind(&checked.code_challenge)
+    .bind(now_ms() + CODE_TTL_MS)
+    .execute(&state.db)
+    .await;
+    if let Err(e) = stored {
+        tracing::error!("storing a code failed: {e}");
+        return again(StatusCode::INTERNAL_SERVER_ERROR, "The server could not finish signing in. Try again.");
+    }
+    Redirect::to(&back_to(&checked.redirect_uri, &[("code", &code), ("state", &checked.state)])).into_response()
+}
+
+/// POST /api/oauth/code: a code and its PKCE verifier for a token pair.
+async fn exchange_code(State(state): State<AppState>, JsonBody(body): JsonBody<CodeExchange>) -> Result<Json<TokenSet>> {
+    let code_hash = hash(&body.code);
+    let row = sqlx::query("SELECT user_id, application_id, scopes, code_challenge, expires_ms, used FROM auth_codes WHERE hash = ?")
+        .bind(&code_hash)
+        .fetch_optional(&state.db)
+        .await?
+        .ok_or_else(|| Error::BadRequest("The code is not known.".into()))?;
+    if row.get::<bool, _>("used") {
+        return Err(Error::BadRequest("The code has already been used.".into()));
+    }
+    if row.get::<i64, _>("expires_ms") <= now_ms() {
+        return Err(Error::BadRequest("The code has expired: sign in again.".into()));
+    }
+    if pkce_challenge(&body.code_verifier) != row.get::<String, _>("code_challenge") {
+        return Err(Error::BadRequest("The code verifier does not match the code challenge.".into()));
+    }
+    let claimed = sqlx::query("UPDATE auth_codes SET used = 1 WHERE hash = ? AND used = 0").bind(&code_hash).execute(&state.db).await?;
+    if claimed.rows_affected() != 1 {
+        return Err(Error::BadRequest("The code has already been used.".into()));
+    }
+    let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
+    Ok(Json(issue_pair(&state.db, row.get("user_id"), row.get("application_id"), &scopes).await?))
+}
+
+/// POST /api/oauth/refreshtoken: a refresh token for a new pair; the old one is retired.
+async fn refresh(State(state): State<AppState>, JsonBody(body): JsonBody<RefreshRequest>) -> Result<Json<TokenSet>> {
+    let token_hash = hash(&body.refresh_token);
+    let _write = state.write_lock.lock().await;
+    let row = sqlx::query(
+        "UPDATE tokens SET retired = 1 WHERE hash = ? AND kind = 'refresh' AND retired = 0 AND expires_ms > ? \
+         RETURNING user_id, application_id, scopes",
+    )
+    .bind(&token_hash)
+    .bind(now_ms())
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| Error::Unauthorized("The refresh token is not known, was already used, or has expired.".into()))?;
+    let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
+    Ok(Json(issue_pair(&state.db, row.get("user_id"), row.get("application_id"), &scopes).await?))
+}
