@@ -1,0 +1,215 @@
+//! The OAuth code flow with PKCE and state, through the real consent page.
+
+mod common;
+
+use common::{assert_error, Api, Server};
+use perch_model::{Scope, TokenSet};
+use perch_server::tokens::pkce_challenge;
+use serde_json::json;
+
+struct Flow {
+    http: reqwest::Client,
+    base: String,
+    app_id: String,
+    redirect_uri: String,
+}
+
+const VERIFIER: &str = "a-verifier-of-at-least-forty-three-characters-0123456789";
+
+impl Flow {
+    async fn new(server: &Server) -> Flow {
+        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let config: serde_json::Value = http.get(format!("{}/config.json", server.base)).send().await.unwrap().json().await.unwrap();
+        Flow {
+            http,
+            base: server.base.clone(),
+            app_id: config["application_id"].as_str().unwrap().to_owned(),
+            redirect_uri: format!("{}/oauth/callback", server.base),
+        }
+    }
+
+    fn query(&self, redirect_uri: &str, scopes: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("application_id", self.app_id.clone()),
+            ("redirect_uri", redirect_uri.to_owned()),
+            ("scopes", scopes.to_owned()),
+            ("state", "st4te".to_owned()),
+            ("code_challenge", pkce_challenge(VERIFIER)),
+            ("code_challenge_method", "S256".to_owned()),
+        ]
+    }
+
+    async fn page(&self, query: &[(&str, String)]) -> (u16, String) {
+        let res = self.http.get(format!("{}/oauth/authorise", self.base)).query(query).send().await.unwrap();
+        (res.status().as_u16(), res.text().await.unwrap())
+    }
+
+    /// Submits the consent form; returns the status and the Location header.
+    async fn submit(&self, query: &[(&str, String)], user: &str, password: &str, ticked: &[&str], action: &str) -> (u16, String, String) {
+        let mut form: Vec<(String, String)> = query.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        form.push(("username".into(), user.into()));
+        form.push(("password".into(), password.into()));
+        form.extend(ticked.iter().map(|s| ("scope".to_string(), s.to_string())));
+        form.push(("action".into(), action.into()));
+        let res = self.http.post(format!("{}/oauth/authorise", self.base)).form(&form).send().await.unwrap();
+        let status = res.status().as_u16();
+        let location = res.headers().get("location").map(|l| l.to_str().unwrap().to_owned()).unwrap_or_default();
+        (status, location, res.text().await.unwrap())
+    }
+
+    async fn exchange(&self, code: &str, verifier: &str) -> (u16, serde_json::Value) {
+        let res = self.http.post(format!("{}/api/oauth/code", self.base)).json(&json!({"code": code, "code_verifier": verifier})).send().await.unwrap();
+        (res.status().as_u16(), res.json().await.unwrap())
+    }
+
+    async fn refresh(&self, refresh_token: &str) -> (u16, serde_json::Value) {
+        let res = self.http.post(format!("{}/api/oauth/refreshtoken", self.base)).json(&json!({"refreshToken": refresh_token})).send().await.unwrap();
+        (res.status().as_u16(), res.json().await.unwrap())
+    }
+
+    /// Signs in as ada with these scopes ticked and returns the code.
+    async fn code(&self, requested: &str, ticked: &[&str]) -> String {
+        let (status, location, _) = self.submit(&self.query(&self.redirect_uri, requested), "ada", "pw-ada", ticked, "allow").await;
+        assert_eq!(status, 303, "{location}");
+        param(&location, "code").expect("a code")
+    }
+}
+
+fn param(url: &str, name: &str) -> Option<String> {
+    let query = url.split_once('?')?.1;
+    serde_urlencoded::from_str::<Vec<(String, String)>>(query).ok()?.into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+#[tokio::test]
+async fn the_whole_flow_through_the_consent_page_with_pkce() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let requested = "post.get,post.send,user.get,user.email";
+    let (status, html) = flow.page(&flow.query(&flow.redirect_uri, requested)).await;
+    assert_eq!(status, 200);
+    for scope in requested.split(',') {
+        assert!(html.contains(&format!("value=\"{scope}\" checked")), "{scope} ticked by default");
+    }
+    assert!(html.contains("name=\"password\""));
+
+    // The person unticks user.email.
+    let (status, location, _) =
+        flow.submit(&flow.query(&flow.redirect_uri, requested), "ada", "pw-ada", &["post.get", "post.send", "user.get"], "allow").await;
+    assert_eq!(status, 303);
+    assert!(location.starts_with(&flow.redirect_uri), "{location}");
+    assert_eq!(param(&location, "state").as_deref(), Some("st4te"));
+    let code = param(&location, "code").unwrap();
+
+    let (status, body) = flow.exchange(&code, VERIFIER).await;
+    assert_eq!(status, 200, "{body}");
+    let tokens: TokenSet = serde_json::from_value(body).unwrap();
+    assert_eq!(tokens.scopes, vec![Scope::PostGet, Scope::PostSend, Scope::UserGet]);
+    let week = tokens.token_expires_at.0 - perch_server::db::now_ms();
+    assert!((7 * 86_400_000 - 60_000..=7 * 86_400_000).contains(&week), "7 days");
+    let month = tokens.refresh_token_expires_at.0 - perch_server::db::now_ms();
+    assert!((30 * 86_400_000 - 60_000..=30 * 86_400_000).contains(&month), "30 days");
+
+    let api = Api::new(&server.base, Some(tokens.token.clone()));
+    let (status, me) = api.get("/user").await;
+    assert_eq!(status, 200);
+    assert_eq!(me["username"], "ada");
+    assert!(me["email"].is_null(), "user.email was unticked");
+    let (status, post) = api.post("/post", json!({"content": "signed in through OAuth"})).await;
+    assert_eq!(status, 200);
+    assert_eq!(post["from"]["name"], "Perch", "posts say which application sent them");
+    assert_error(&api.post_empty(&format!("/post/{}/like", post["uuid"].as_str().unwrap())).await, 403);
+
+    // The code works once.
+    assert_error(&flow.exchange(&code, VERIFIER).await, 400);
+}
+
+#[tokio::test]
+async fn a_wrong_verifier_is_refused_and_burns_nothing() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let code = flow.code("user.get", &["user.get"]).await;
+    assert_error(&flow.exchange(&code, "another-verifier-of-forty-three-characters-000000").await, 400);
+    assert_eq!(flow.exchange(&code, VERIFIER).await.0, 200, "the right verifier still works");
+}
+
+#[tokio::test]
+async fn a_foreign_redirect_uri_gets_an_error_page_and_no_redirect() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let evil = "https://evil.example/oauth/callback";
+    let (status, html) = flow.page(&flow.query(evil, "user.get")).await;
+    assert_eq!(status, 400);
+    assert!(html.contains("not registered"), "{html}");
+    let (status, location, _) = flow.submit(&flow.query(evil, "user.get"), "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 400);
+    assert_eq!(location, "", "never redirected to an unregistered address");
+    // Unknown application, missing PKCE, unknown scope.
+    let mut unknown_app = flow.query(&flow.redirect_uri, "user.get");
+    unknown_app[0].1 = "no-such-app".into();
+    assert_eq!(flow.page(&unknown_app).await.0, 400);
+    let mut plain = flow.query(&flow.redirect_uri, "user.get");
+    plain[5].1 = "plain".into();
+    assert_eq!(flow.page(&plain).await.0, 400);
+    assert_eq!(flow.page(&flow.query(&flow.redirect_uri, "user.get,admin.all")).await.0, 400);
+}
+
+#[tokio::test]
+async fn deny_returns_access_denied_with_the_state() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let (status, location, _) = flow.submit(&flow.query(&flow.redirect_uri, "user.get"), "", "", &[], "deny").await;
+    assert_eq!(status, 303);
+    assert_eq!(param(&location, "error").as_deref(), Some("access_denied"));
+    assert_eq!(param(&location, "state").as_deref(), Some("st4te"));
+    assert_eq!(param(&location, "code"), None);
+}
+
+#[tokio::test]
+async fn wrong_passwords_are_refused_then_rate_limited() {
+    let server = Server::start_with(|o| o.sign_in_failures = 3).await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    for _ in 0..3 {
+        let (status, location, html) = flow.submit(&query, "ada", "wrong", &["user.get"], "allow").await;
+        assert_eq!((status, location.as_str()), (401, ""));
+        assert!(html.contains("Wrong username or password."));
+        assert!(html.contains("value=\"ada\""), "the username is kept");
+    }
+    let (status, _, html) = flow.submit(&query, "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 429, "even the right password waits: {html}");
+    assert!(html.contains("Too many failed sign-ins"));
+}
+
+#[tokio::test]
+async fn refresh_rotates_and_retires_the_old_refresh_token() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let code = flow.code("user.get,post.get", &["user.get", "post.get"]).await;
+    let first: TokenSet = serde_json::from_value(flow.exchange(&code, VERIFIER).await.1).unwrap();
+    let (status, body) = flow.refresh(&first.refresh_token).await;
+    assert_eq!(status, 200, "{body}");
+    let second: TokenSet = serde_json::from_value(body).unwrap();
+    assert_ne!(second.token, first.token);
+    assert_ne!(second.refresh_token, first.refresh_token);
+    assert_eq!(second.scopes, first.scopes);
+    assert_eq!(Api::new(&server.base, Some(second.token)).get("/user").await.0, 200);
+    assert_error(&flow.refresh(&first.refresh_token).await, 401);
+    assert_error(&flow.refresh("made-up").await, 401);
+    assert_eq!(flow.refresh(&second.refresh_token).await.0, 200);
+}
+
+#[tokio::test]
+async fn an_expired_access_token_is_401() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let api = Api::new(&server.base, Some(server.expired_token("ada").await));
+    let answer = api.get("/user").await;
+    assert_error(&answer, 401);
+    assert!(answer.1["_message"].as_str().unwrap().contains("expired"));
+}
