@@ -22,8 +22,9 @@ pub async fn load() -> Result<ClientConfig, String> {
 
 /// Parses and checks the text of `config.json`.
 pub fn parse(text: &str) -> Result<ClientConfig, String> {
-    let config: ClientConfig = serde_json::from_str(text)
-        .map_err(|e| format!("{CLIENT_CONFIG_FILE} is not valid: {e}. It needs \"api_base\" and \"application_id\"."))?;
+    let config: ClientConfig = serde_json::from_str(text).map_err(|e| {
+        format!("{CLIENT_CONFIG_FILE} is not valid: {e}. It needs \"api_base\" and \"application_id\".")
+    })?;
     config.check().map_err(|e| format!("{CLIENT_CONFIG_FILE} is not valid: {e}."))?;
     Ok(config)
 }

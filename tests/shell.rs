@@ -25,7 +25,11 @@ fn fresh_container() -> web_sys::HtmlElement {
 }
 
 fn h1_text() -> String {
-    document().query_selector("#under-test main h1").unwrap().map(|h| h.text_content().unwrap_or_default()).unwrap_or_default()
+    document()
+        .query_selector("#under-test main h1")
+        .unwrap()
+        .map(|h| h.text_content().unwrap_or_default())
+        .unwrap_or_default()
 }
 
 fn config() -> ClientConfig {
@@ -73,7 +77,8 @@ async fn header_offers_a_skip_link_and_navigation() {
 async fn a_bad_config_explains_itself_as_text() {
     let problem = parse(r#"{"api_base": "<script>alert(1)</script>", "application_id": "x"}"#).unwrap_err();
     assert!(problem.contains("api_base"), "{problem}");
-    let _handle = leptos::mount::mount_to(fresh_container(), move || view! { <ConfigProblem problem=problem.clone()/> });
+    let _handle =
+        leptos::mount::mount_to(fresh_container(), move || view! { <ConfigProblem problem=problem.clone()/> });
     leptos::task::tick().await;
     let alert = document().query_selector("[role=alert]").unwrap().expect("the problem is announced");
     assert!(alert.text_content().unwrap().contains("<script>alert(1)</script>"), "shown as text");

@@ -229,7 +229,9 @@ mod tests {
 
     #[test]
     fn rejects_what_is_not_a_time() {
-        for bad in ["2026-13-01T00:00:00Z", "2026-02-30 00:00:00", "yesterday", "2026-11-22T12:00:00+0100", "2026-11-22"] {
+        for bad in
+            ["2026-13-01T00:00:00Z", "2026-02-30 00:00:00", "yesterday", "2026-11-22T12:00:00+0100", "2026-11-22"]
+        {
             assert_eq!(Timestamp::parse(bad), None, "{bad}");
         }
         assert!(serde_json::from_str::<Timestamp>("\"soon\"").is_err());

@@ -112,7 +112,10 @@ fn send_and_update_bodies_follow_the_contract() {
     let reply: NewPost = round_trips(json!({"content": "hi", "locked": true, "parent": "p-1"}));
     assert_eq!(reply.parent.as_deref(), Some("p-1"));
     assert!(serde_json::from_value::<NewPost>(json!({"locked": true})).is_err(), "content is required");
-    assert!(serde_json::from_value::<NewPost>(json!({"content": "x", "extra": 1})).is_err(), "unknown fields are refused");
+    assert!(
+        serde_json::from_value::<NewPost>(json!({"content": "x", "extra": 1})).is_err(),
+        "unknown fields are refused"
+    );
     assert!(serde_json::from_value::<NewPost>(json!({"content": 5})).is_err(), "wrong type");
 
     let update: PostUpdate = round_trips(json!({"locked": true}));

@@ -5,9 +5,9 @@
 use crate::db::{now_ms, Db};
 use anyhow::{anyhow, bail, Context};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use rand_core::OsRng;
 use argon2::Argon2;
 use perch_model::Scope;
+use rand_core::OsRng;
 use sqlx::Row;
 
 /// The name of the application that command-line tokens are issued to.
@@ -36,7 +36,10 @@ pub fn check_username(name: &str) -> anyhow::Result<()> {
 
 pub fn hash_password(password: &str) -> anyhow::Result<String> {
     let salt = SaltString::generate(&mut OsRng);
-    Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| anyhow!("hashing failed: {e}"))
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow!("hashing failed: {e}"))
 }
 
 pub fn verify_password(hash: &str, password: &str) -> bool {
@@ -51,7 +54,8 @@ pub fn default_avatar(seed: &str) -> String {
 /// Creates a user and returns its row id and uuid.
 pub async fn add_user(db: &Db, new: NewUser) -> anyhow::Result<(i64, String)> {
     check_username(&new.username)?;
-    let taken: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE username = ?").bind(&new.username).fetch_optional(db).await?;
+    let taken: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM users WHERE username = ?").bind(&new.username).fetch_optional(db).await?;
     if taken.is_some() {
         bail!("the username {:?} is taken", new.username);
     }
@@ -82,8 +86,14 @@ pub async fn add_user(db: &Db, new: NewUser) -> anyhow::Result<(i64, String)> {
 
 /// Registers (or finds) an application by name, adding these redirect URIs.
 /// Returns its row id and uuid.
-pub async fn ensure_application(db: &Db, name: &str, website: Option<&str>, redirect_uris: &[String]) -> anyhow::Result<(i64, String)> {
-    let existing = sqlx::query("SELECT id, uuid FROM applications WHERE name = ?").bind(name).fetch_optional(db).await?;
+pub async fn ensure_application(
+    db: &Db,
+    name: &str,
+    website: Option<&str>,
+    redirect_uris: &[String],
+) -> anyhow::Result<(i64, String)> {
+    let existing =
+        sqlx::query("SELECT id, uuid FROM applications WHERE name = ?").bind(name).fetch_optional(db).await?;
     let (id, uuid) = match existing {
         Some(row) => (row.get("id"), row.get("uuid")),
         None => {
@@ -99,7 +109,11 @@ pub async fn ensure_application(db: &Db, name: &str, website: Option<&str>, redi
         }
     };
     for uri in redirect_uris {
-        sqlx::query("INSERT OR IGNORE INTO redirect_uris (application_id, uri) VALUES (?, ?)").bind(id).bind(uri).execute(db).await?;
+        sqlx::query("INSERT OR IGNORE INTO redirect_uris (application_id, uri) VALUES (?, ?)")
+            .bind(id)
+            .bind(uri)
+            .execute(db)
+            .await?;
     }
     Ok((id, uuid))
 }

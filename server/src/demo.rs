@@ -188,7 +188,13 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
         rows.push(insert(author, None, content, false, created));
     }
     // The locked post and the 500-character post, recent enough to be seen.
-    rows.push(insert(0, None, "Announcement: the garden opens at nine on Saturday. Replies are off for this one.".into(), true, now - 2 * day));
+    rows.push(insert(
+        0,
+        None,
+        "Announcement: the garden opens at nine on Saturday. Replies are off for this one.".into(),
+        true,
+        now - 2 * day,
+    ));
     rows.push(insert(2, None, five_hundred_chars(), false, now - day - 3600_000));
     let mut locked_uuid = String::new();
     for (uuid, depth, parent_uuid, author, content, locked, created) in rows {
@@ -215,7 +221,13 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     let popular = posts.iter().position(|p| p.depth == 0 && p.created_ms > now - 10 * day).unwrap_or(0);
     for i in 0..18 {
         let created = posts[popular].created_ms + (i + 1) * 600_000;
-        let row = insert(1 + (i as usize % 7), Some(&posts[popular]), REPLIES[i as usize % REPLIES.len()].into(), false, created);
+        let row = insert(
+            1 + (i as usize % 7),
+            Some(&posts[popular]),
+            REPLIES[i as usize % REPLIES.len()].into(),
+            false,
+            created,
+        );
         let id = store_post(&mut tx, &row.0, row.3, row.2.as_deref(), app_id, &row.4, false, created).await?;
         posts.push(DemoPost { id, uuid: row.0, created_ms: created, depth: row.1 });
     }
@@ -224,9 +236,19 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     for _ in 0..60 {
         let open: Vec<usize> = (0..posts.len()).filter(|&i| posts[i].uuid != locked_uuid).collect();
         let deeper: Vec<usize> = open.iter().copied().filter(|&i| posts[i].depth > 0).collect();
-        let pick = if rng.chance(50) && !deeper.is_empty() { deeper[rng.below(deeper.len())] } else { open[rng.below(open.len())] };
+        let pick = if rng.chance(50) && !deeper.is_empty() {
+            deeper[rng.below(deeper.len())]
+        } else {
+            open[rng.below(open.len())]
+        };
         let created = (posts[pick].created_ms + 600_000 + rng.below(2 * day as usize) as i64).min(now - 60_000);
-        let row = insert(rng.below(PEOPLE.len()), Some(&posts[pick]), REPLIES[rng.below(REPLIES.len())].into(), false, created);
+        let row = insert(
+            rng.below(PEOPLE.len()),
+            Some(&posts[pick]),
+            REPLIES[rng.below(REPLIES.len())].into(),
+            false,
+            created,
+        );
         let id = store_post(&mut tx, &row.0, row.3, row.2.as_deref(), app_id, &row.4, false, created).await?;
         posts.push(DemoPost { id, uuid: row.0, created_ms: created, depth: row.1 });
     }
@@ -292,5 +314,8 @@ async fn store_post(
 
 fn print_accounts() {
     let names: Vec<&str> = PEOPLE.iter().map(|p| p.0).collect();
-    println!("Demo accounts: {} (password for each: {DEMO_PASSWORD}); sign in as mira to see a full timeline.", names.join(", "));
+    println!(
+        "Demo accounts: {} (password for each: {DEMO_PASSWORD}); sign in as mira to see a full timeline.",
+        names.join(", ")
+    );
 }

@@ -46,12 +46,20 @@ impl Error {
 
     pub fn message(&self) -> String {
         match self {
-            Error::BadRequest(m) | Error::Unauthorized(m) | Error::Forbidden(m) | Error::NotFound(m) | Error::Unprocessable(m) => {
-                m.clone()
-            }
-            Error::MissingScopes(scopes) => format!("The token lacks the scope{} {}.", if scopes.len() == 1 { "" } else { "s" }, Scope::join(scopes)),
+            Error::BadRequest(m)
+            | Error::Unauthorized(m)
+            | Error::Forbidden(m)
+            | Error::NotFound(m)
+            | Error::Unprocessable(m) => m.clone(),
+            Error::MissingScopes(scopes) => format!(
+                "The token lacks the scope{} {}.",
+                if scopes.len() == 1 { "" } else { "s" },
+                Scope::join(scopes)
+            ),
             Error::PayloadTooLarge => "The request body is larger than 16 KiB.".into(),
-            Error::TooManyRequests { retry_after_secs } => format!("Too many requests: try again in {retry_after_secs} seconds."),
+            Error::TooManyRequests { retry_after_secs } => {
+                format!("Too many requests: try again in {retry_after_secs} seconds.")
+            }
             Error::Internal(_) => "Something went wrong on the server.".into(),
         }
     }

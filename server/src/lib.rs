@@ -76,6 +76,7 @@ pub struct AppState {
     pub write_lock: Arc<Mutex<()>>,
     /// The application id the served web app signs in with.
     pub web_app_id: Arc<str>,
+    pub callers: Arc<extractor::CallerCache>,
 }
 
 /// Builds the whole router for `state`.
@@ -90,7 +91,8 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
     };
     let mut app = app.with_state(state).layer(TraceLayer::new_for_http());
     if !options.allow_origins.is_empty() {
-        let origins: Vec<HeaderValue> = options.allow_origins.iter().filter_map(|o| o.trim_end_matches('/').parse().ok()).collect();
+        let origins: Vec<HeaderValue> =
+            options.allow_origins.iter().filter_map(|o| o.trim_end_matches('/').parse().ok()).collect();
         app = app.layer(
             CorsLayer::new()
                 .allow_origin(AllowOrigin::list(origins))
@@ -114,11 +116,16 @@ pub struct Running {
 /// `listener` in the background.
 pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Result<Running> {
     if let Some(dir) = &options.static_dir {
-        anyhow::ensure!(dir.join("index.html").is_file(), "--static {}: no index.html there (run trunk build first)", dir.display());
+        anyhow::ensure!(
+            dir.join("index.html").is_file(),
+            "--static {}: no index.html there (run trunk build first)",
+            dir.display()
+        );
     }
     let db = db::open(&options.db).await?;
     let addr = listener.local_addr()?;
-    let mut callbacks = vec![format!("http://{addr}/oauth/callback"), format!("http://localhost:{}/oauth/callback", addr.port())];
+    let mut callbacks =
+        vec![format!("http://{addr}/oauth/callback"), format!("http://localhost:{}/oauth/callback", addr.port())];
     callbacks.extend(options.public_urls.iter().map(|u| format!("{}/oauth/callback", u.trim_end_matches('/'))));
     let (_, web_app_id) = accounts::ensure_application(&db, WEB_APP_NAME, None, &callbacks).await?;
     if options.demo {
@@ -132,6 +139,7 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         }),
         write_lock: Arc::new(Mutex::new(())),
         web_app_id: web_app_id.into(),
+        callers: Arc::new(extractor::CallerCache::default()),
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();

@@ -36,6 +36,12 @@ enum Command {
         /// its /oauth/callback is accepted for sign-in. Repeat for more.
         #[arg(long = "public-url", env = "PERCH_PUBLIC_URLS", value_delimiter = ',')]
         public_urls: Vec<String>,
+        /// Requests one token may make in a minute before 429.
+        #[arg(long, default_value_t = ServeOptions::default().token_requests_per_minute)]
+        token_requests_per_minute: u32,
+        /// Failed sign-ins one IP address may make in five minutes before 429.
+        #[arg(long, default_value_t = ServeOptions::default().sign_in_failures)]
+        sign_in_failures: u32,
     },
     /// Manage users.
     User {
@@ -74,13 +80,30 @@ async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "perch_server=info,tower_http=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "perch_server=info,tower_http=warn".into()),
         )
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { addr, static_dir, demo, allow_origins, public_urls } => {
-            let options = ServeOptions { db: cli.db, static_dir, demo, allow_origins, public_urls, ..ServeOptions::default() };
+        Command::Serve {
+            addr,
+            static_dir,
+            demo,
+            allow_origins,
+            public_urls,
+            token_requests_per_minute,
+            sign_in_failures,
+        } => {
+            let options = ServeOptions {
+                db: cli.db,
+                static_dir,
+                demo,
+                allow_origins,
+                public_urls,
+                token_requests_per_minute,
+                sign_in_failures,
+            };
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let bound = listener.local_addr()?;
             let server = perch_server::start(listener, options).await?;
@@ -89,7 +112,8 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::User { command: UserCommand::Add { username, display_name, email, password } } => {
             let pool = db::open(&cli.db).await?;
-            let new = accounts::NewUser { username: username.clone(), display_name, email, password, ..Default::default() };
+            let new =
+                accounts::NewUser { username: username.clone(), display_name, email, password, ..Default::default() };
             let (_, uuid) = accounts::add_user(&pool, new).await?;
             println!("Created @{username} ({uuid}).");
             Ok(())

@@ -74,7 +74,9 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
     res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
     res.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"),
+        header::HeaderValue::from_static(
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        ),
     );
     res
 }
@@ -91,7 +93,8 @@ button.secondary{background:#111417;color:#7db4f5}button{background:#7db4f5;bord
 /// Checks what must hold before anything is shown: a known application, a
 /// redirect URI registered for it, PKCE with S256, known scopes.
 async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, String> {
-    let app_uuid = req.application_id.as_deref().filter(|s| !s.is_empty()).ok_or("The request names no application.")?;
+    let app_uuid =
+        req.application_id.as_deref().filter(|s| !s.is_empty()).ok_or("The request names no application.")?;
     let row = sqlx::query("SELECT id, name FROM applications WHERE uuid = ?")
         .bind(app_uuid)
         .fetch_optional(&state.db)
@@ -100,19 +103,21 @@ async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, 
         .ok_or("The application is not registered on this server.")?;
     let app_id: i64 = row.get("id");
     let redirect_uri = req.redirect_uri.clone().unwrap_or_default();
-    let registered: Option<i64> = sqlx::query_scalar("SELECT 1 FROM redirect_uris WHERE application_id = ? AND uri = ?")
-        .bind(app_id)
-        .bind(&redirect_uri)
-        .fetch_optional(&state.db)
-        .await
-        .map_err(|_| "The server could not look up the application.")?;
+    let registered: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM redirect_uris WHERE application_id = ? AND uri = ?")
+            .bind(app_id)
+            .bind(&redirect_uri)
+            .fetch_optional(&state.db)
+            .await
+            .map_err(|_| "The server could not look up the application.")?;
     if registered.is_none() {
         return Err("The address to return to is not registered for this application.".into());
     }
     if req.code_challenge_method.as_deref() != Some("S256") || req.code_challenge.as_deref().unwrap_or("").len() < 43 {
         return Err("The request must use PKCE with code_challenge_method=S256.".into());
     }
-    let scopes = Scope::parse_list(req.scopes.as_deref().unwrap_or("")).map_err(|e| format!("The request asks for an {e}."))?;
+    let scopes =
+        Scope::parse_list(req.scopes.as_deref().unwrap_or("")).map_err(|e| format!("The request asks for an {e}."))?;
     if scopes.is_empty() {
         return Err("The request asks for no scopes.".into());
     }
@@ -187,8 +192,14 @@ fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Sco
 /// GET /oauth/authorise: the sign-in and consent page.
 async fn show(State(state): State<AppState>, Query(req): Query<Request>) -> Response {
     match check(&state, &req).await {
-        Ok(checked) => page(StatusCode::OK, "Sign in to Perch", &consent_form(&req, &checked, "", &checked.scopes, None)),
-        Err(problem) => page(StatusCode::BAD_REQUEST, "This sign-in link is not valid", &format!("<p class=\"error\">{}</p>", escape(&problem))),
+        Ok(checked) => {
+            page(StatusCode::OK, "Sign in to Perch", &consent_form(&req, &checked, "", &checked.scopes, None))
+        }
+        Err(problem) => page(
+            StatusCode::BAD_REQUEST,
+            "This sign-in link is not valid",
+            &format!("<p class=\"error\">{}</p>", escape(&problem)),
+        ),
     }
 }
 
@@ -200,7 +211,11 @@ fn back_to(redirect_uri: &str, params: &[(&str, &str)]) -> String {
 }
 
 /// POST /oauth/authorise: the form's answer.
-async fn submit(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>, Form(fields): Form<Vec<(String, String)>>) -> Response {
+async fn submit(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Response {
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     let req = Request {
         application_id: field("application_id"),
@@ -212,23 +227,42 @@ async fn submit(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<So
     };
     let checked = match check(&state, &req).await {
         Ok(c) => c,
-        Err(problem) => return page(StatusCode::BAD_REQUEST, "This sign-in link is not valid", &format!("<p class=\"error\">{}</p>", escape(&problem))),
+        Err(problem) => {
+            return page(
+                StatusCode::BAD_REQUEST,
+                "This sign-in link is not valid",
+                &format!("<p class=\"error\">{}</p>", escape(&problem)),
+            )
+        }
     };
     if field("action").as_deref() == Some("deny") {
-        return Redirect::to(&back_to(&checked.redirect_uri, &[("error", "access_denied"), ("state", &checked.state)])).into_response();
+        return Redirect::to(&back_to(&checked.redirect_uri, &[("error", "access_denied"), ("state", &checked.state)]))
+            .into_response();
     }
     let username = field("username").unwrap_or_default();
-    let granted: Vec<Scope> =
-        fields.iter().filter(|(k, _)| k == "scope").filter_map(|(_, v)| v.parse().ok()).filter(|s| checked.scopes.contains(s)).collect();
-    let again = |status: StatusCode, error: &str| page(status, "Sign in to Perch", &consent_form(&req, &checked, &username, &granted, Some(error)));
+    let granted: Vec<Scope> = fields
+        .iter()
+        .filter(|(k, _)| k == "scope")
+        .filter_map(|(_, v)| v.parse().ok())
+        .filter(|s| checked.scopes.contains(s))
+        .collect();
+    let again = |status: StatusCode, error: &str| {
+        page(status, "Sign in to Perch", &consent_form(&req, &checked, &username, &granted, Some(error)))
+    };
 
     let ip = peer.ip().to_string();
     if let Err(retry_after) = state.limits.sign_in.check(&ip) {
-        let mut res = again(StatusCode::TOO_MANY_REQUESTS, &format!("Too many failed sign-ins. Try again in {retry_after} seconds."));
+        let mut res = again(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!("Too many failed sign-ins. Try again in {retry_after} seconds."),
+        );
         res.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
         return res;
     }
-    let account = sqlx::query("SELECT id, password_hash FROM users WHERE username = ?").bind(&username).fetch_optional(&state.db).await;
+    let account = sqlx::query("SELECT id, password_hash FROM users WHERE username = ?")
+        .bind(&username)
+        .fetch_optional(&state.db)
+        .await;
     let user_id = match account {
         Ok(Some(row)) => {
             let hash: Option<String> = row.get("password_hash");
@@ -273,13 +307,18 @@ async fn submit(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<So
 }
 
 /// POST /api/oauth/code: a code and its PKCE verifier for a token pair.
-async fn exchange_code(State(state): State<AppState>, JsonBody(body): JsonBody<CodeExchange>) -> Result<Json<TokenSet>> {
+async fn exchange_code(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<CodeExchange>,
+) -> Result<Json<TokenSet>> {
     let code_hash = hash(&body.code);
-    let row = sqlx::query("SELECT user_id, application_id, scopes, code_challenge, expires_ms, used FROM auth_codes WHERE hash = ?")
-        .bind(&code_hash)
-        .fetch_optional(&state.db)
-        .await?
-        .ok_or_else(|| Error::BadRequest("The code is not known.".into()))?;
+    let row = sqlx::query(
+        "SELECT user_id, application_id, scopes, code_challenge, expires_ms, used FROM auth_codes WHERE hash = ?",
+    )
+    .bind(&code_hash)
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| Error::BadRequest("The code is not known.".into()))?;
     if row.get::<bool, _>("used") {
         return Err(Error::BadRequest("The code has already been used.".into()));
     }
@@ -289,7 +328,10 @@ async fn exchange_code(State(state): State<AppState>, JsonBody(body): JsonBody<C
     if pkce_challenge(&body.code_verifier) != row.get::<String, _>("code_challenge") {
         return Err(Error::BadRequest("The code verifier does not match the code challenge.".into()));
     }
-    let claimed = sqlx::query("UPDATE auth_codes SET used = 1 WHERE hash = ? AND used = 0").bind(&code_hash).execute(&state.db).await?;
+    let claimed = sqlx::query("UPDATE auth_codes SET used = 1 WHERE hash = ? AND used = 0")
+        .bind(&code_hash)
+        .execute(&state.db)
+        .await?;
     if claimed.rows_affected() != 1 {
         return Err(Error::BadRequest("The code has already been used.".into()));
     }

@@ -22,7 +22,9 @@ fn cache_control<B>(req: &Request<B>) -> Option<HeaderValue> {
     let name = req.uri().path().rsplit('/').next().unwrap_or("");
     let hashed = name
         .rsplit_once('.')
-        .and_then(|(stem, _)| stem.split(['-', '_']).find(|part| part.len() >= 16 && part.chars().all(|c| c.is_ascii_hexdigit())))
+        .and_then(|(stem, _)| {
+            stem.split(['-', '_']).find(|part| part.len() >= 16 && part.chars().all(|c| c.is_ascii_hexdigit()))
+        })
         .is_some();
     Some(HeaderValue::from_static(if hashed { "public, max-age=31536000, immutable" } else { "no-cache" }))
 }

@@ -2,10 +2,10 @@
 //! made from the OS's randomness, stored only as SHA-256 hashes.
 
 use crate::db::{now_ms, Db};
-use rand_core::{OsRng, RngCore};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use perch_model::{Scope, Timestamp, TokenSet};
+use rand_core::{OsRng, RngCore};
 use sha2::{Digest, Sha256};
 
 pub const ACCESS_TTL_MS: i64 = 7 * 24 * 3600 * 1000;
@@ -39,15 +39,17 @@ pub async fn store(
     expires_ms: i64,
 ) -> sqlx::Result<String> {
     let secret = new_secret();
-    sqlx::query("INSERT INTO tokens (hash, kind, user_id, application_id, scopes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)")
-        .bind(hash(&secret))
-        .bind(kind)
-        .bind(user_id)
-        .bind(application_id)
-        .bind(Scope::join(scopes))
-        .bind(expires_ms)
-        .execute(db)
-        .await?;
+    sqlx::query(
+        "INSERT INTO tokens (hash, kind, user_id, application_id, scopes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(hash(&secret))
+    .bind(kind)
+    .bind(user_id)
+    .bind(application_id)
+    .bind(Scope::join(scopes))
+    .bind(expires_ms)
+    .execute(db)
+    .await?;
     Ok(secret)
 }
 

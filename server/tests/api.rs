@@ -14,8 +14,18 @@ fn keys(v: &Value) -> BTreeSet<String> {
 
 const POST_KEYS: [&str; 10] =
     ["uuid", "parent", "author", "content", "from", "locked", "reply_count", "like_count", "created_at", "liked"];
-const USER_KEYS: [&str; 10] =
-    ["uuid", "username", "display_name", "avatar", "badge", "bio", "follow_count", "following_count", "joined", "followed"];
+const USER_KEYS: [&str; 10] = [
+    "uuid",
+    "username",
+    "display_name",
+    "avatar",
+    "badge",
+    "bio",
+    "follow_count",
+    "following_count",
+    "joined",
+    "followed",
+];
 
 fn assert_post_shape(post: &Value) {
     assert_eq!(keys(post), POST_KEYS.iter().map(|s| s.to_string()).collect(), "{post}");
@@ -195,7 +205,10 @@ async fn each_missing_scope_is_403_naming_it_for_posts_and_replies() {
     }
     // Nothing was changed by the refused calls.
     let (_, p) = ada.get(&format!("/post/{post}")).await;
-    assert_eq!((p["content"].as_str(), p["like_count"].as_u64(), p["reply_count"].as_u64()), (Some("a post"), Some(0), Some(1)));
+    assert_eq!(
+        (p["content"].as_str(), p["like_count"].as_u64(), p["reply_count"].as_u64()),
+        (Some("a post"), Some(0), Some(1))
+    );
     assert_eq!(ada.get(&format!("/user/{bob}")).await.1["follow_count"], 0);
 }
 
@@ -308,7 +321,9 @@ async fn pages_are_1_based_15_long_and_ordered() {
         own.push(ada.send(&format!("post {i}"), None).await);
     }
 
-    let uuids = |v: &Value, key: &str| v[key].as_array().unwrap().iter().map(|p| p["uuid"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let uuids = |v: &Value, key: &str| {
+        v[key].as_array().unwrap().iter().map(|p| p["uuid"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
     // Replies: oldest first.
     let (_, p1) = ada.get(&format!("/post/{root}/replies/1")).await;
     let (_, p2) = ada.get(&format!("/post/{root}/replies/2")).await;
@@ -445,7 +460,10 @@ async fn a_restart_keeps_everything_written() {
     let ada = Api::new(&server.base, Some(token));
     let (status, p) = ada.get(&format!("/post/{post}")).await;
     assert_eq!(status, 200, "the token survives too");
-    assert_eq!((p["content"].as_str(), p["like_count"].as_u64(), p["liked"].as_bool()), (Some("survives"), Some(1), Some(true)));
+    assert_eq!(
+        (p["content"].as_str(), p["like_count"].as_u64(), p["liked"].as_bool()),
+        (Some("survives"), Some(1), Some(true))
+    );
     assert_eq!(ada.get(&format!("/user/{bob}")).await.1["follow_count"], 1);
     server.stop().await;
 }

@@ -10,7 +10,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_perch-server");
 
 fn run(db: &std::path::Path, args: &[&str]) -> (bool, String, String) {
     let out = Command::new(BIN).arg("--db").arg(db).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn free_port() -> u16 {
@@ -29,7 +33,8 @@ async fn wait_for(url: &str) {
 async fn user_add_token_serve_and_a_clean_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("nested/folder/perch.db");
-    let (ok, out, err) = run(&db, &["user", "add", "ada", "--display-name", "Ada L", "--email", "ada@example.org", "--password", "pw"]);
+    let (ok, out, err) =
+        run(&db, &["user", "add", "ada", "--display-name", "Ada L", "--email", "ada@example.org", "--password", "pw"]);
     assert!(ok, "{err}");
     assert!(out.contains("@ada"), "{out}");
     assert!(db.exists(), "the database and its folder are created");
@@ -58,7 +63,13 @@ async fn user_add_token_serve_and_a_clean_sigterm() {
     let http = reqwest::Client::new();
     let me: Value = http.get(format!("{base}/user")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
     assert_eq!(me["display_name"], "Ada L");
-    let sent = http.post(format!("{base}/post")).bearer_auth(&token).json(&serde_json::json!({"content": "before the stop"})).send().await.unwrap();
+    let sent = http
+        .post(format!("{base}/post"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"content": "before the stop"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(sent.status(), 200);
     let post: Value = sent.json().await.unwrap();
 

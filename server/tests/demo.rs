@@ -45,7 +45,10 @@ async fn the_demo_has_what_the_app_needs_to_show() {
     let locked: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE locked = 1").fetch_one(&db).await.unwrap();
     assert_eq!(locked, 1);
     let replies_to_locked: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM posts r JOIN posts p ON r.parent_uuid = p.uuid WHERE p.locked = 1").fetch_one(&db).await.unwrap();
+        sqlx::query_scalar("SELECT COUNT(*) FROM posts r JOIN posts p ON r.parent_uuid = p.uuid WHERE p.locked = 1")
+            .fetch_one(&db)
+            .await
+            .unwrap();
     assert_eq!(replies_to_locked, 0);
     let long_posts: Vec<String> =
         sqlx::query_scalar("SELECT content FROM posts WHERE length(content) = 500").fetch_all(&db).await.unwrap();

@@ -19,7 +19,8 @@ const VERIFIER: &str = "a-verifier-of-at-least-forty-three-characters-0123456789
 impl Flow {
     async fn new(server: &Server) -> Flow {
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        let config: serde_json::Value = http.get(format!("{}/config.json", server.base)).send().await.unwrap().json().await.unwrap();
+        let config: serde_json::Value =
+            http.get(format!("{}/config.json", server.base)).send().await.unwrap().json().await.unwrap();
         Flow {
             http,
             base: server.base.clone(),
@@ -45,7 +46,14 @@ impl Flow {
     }
 
     /// Submits the consent form; returns the status and the Location header.
-    async fn submit(&self, query: &[(&str, String)], user: &str, password: &str, ticked: &[&str], action: &str) -> (u16, String, String) {
+    async fn submit(
+        &self,
+        query: &[(&str, String)],
+        user: &str,
+        password: &str,
+        ticked: &[&str],
+        action: &str,
+    ) -> (u16, String, String) {
         let mut form: Vec<(String, String)> = query.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
         form.push(("username".into(), user.into()));
         form.push(("password".into(), password.into()));
@@ -58,18 +66,31 @@ impl Flow {
     }
 
     async fn exchange(&self, code: &str, verifier: &str) -> (u16, serde_json::Value) {
-        let res = self.http.post(format!("{}/api/oauth/code", self.base)).json(&json!({"code": code, "code_verifier": verifier})).send().await.unwrap();
+        let res = self
+            .http
+            .post(format!("{}/api/oauth/code", self.base))
+            .json(&json!({"code": code, "code_verifier": verifier}))
+            .send()
+            .await
+            .unwrap();
         (res.status().as_u16(), res.json().await.unwrap())
     }
 
     async fn refresh(&self, refresh_token: &str) -> (u16, serde_json::Value) {
-        let res = self.http.post(format!("{}/api/oauth/refreshtoken", self.base)).json(&json!({"refreshToken": refresh_token})).send().await.unwrap();
+        let res = self
+            .http
+            .post(format!("{}/api/oauth/refreshtoken", self.base))
+            .json(&json!({"refreshToken": refresh_token}))
+            .send()
+            .await
+            .unwrap();
         (res.status().as_u16(), res.json().await.unwrap())
     }
 
     /// Signs in as ada with these scopes ticked and returns the code.
     async fn code(&self, requested: &str, ticked: &[&str]) -> String {
-        let (status, location, _) = self.submit(&self.query(&self.redirect_uri, requested), "ada", "pw-ada", ticked, "allow").await;
+        let (status, location, _) =
+            self.submit(&self.query(&self.redirect_uri, requested), "ada", "pw-ada", ticked, "allow").await;
         assert_eq!(status, 303, "{location}");
         param(&location, "code").expect("a code")
     }
@@ -77,7 +98,11 @@ impl Flow {
 
 fn param(url: &str, name: &str) -> Option<String> {
     let query = url.split_once('?')?.1;
-    serde_urlencoded::from_str::<Vec<(String, String)>>(query).ok()?.into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    serde_urlencoded::from_str::<Vec<(String, String)>>(query)
+        .ok()?
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
 }
 
 #[tokio::test]
@@ -94,8 +119,15 @@ async fn the_whole_flow_through_the_consent_page_with_pkce() {
     assert!(html.contains("name=\"password\""));
 
     // The person unticks user.email.
-    let (status, location, _) =
-        flow.submit(&flow.query(&flow.redirect_uri, requested), "ada", "pw-ada", &["post.get", "post.send", "user.get"], "allow").await;
+    let (status, location, _) = flow
+        .submit(
+            &flow.query(&flow.redirect_uri, requested),
+            "ada",
+            "pw-ada",
+            &["post.get", "post.send", "user.get"],
+            "allow",
+        )
+        .await;
     assert_eq!(status, 303);
     assert!(location.starts_with(&flow.redirect_uri), "{location}");
     assert_eq!(param(&location, "state").as_deref(), Some("st4te"));
@@ -143,7 +175,8 @@ async fn a_foreign_redirect_uri_gets_an_error_page_and_no_redirect() {
     let (status, html) = flow.page(&flow.query(evil, "user.get")).await;
     assert_eq!(status, 400);
     assert!(html.contains("not registered"), "{html}");
-    let (status, location, _) = flow.submit(&flow.query(evil, "user.get"), "ada", "pw-ada", &["user.get"], "allow").await;
+    let (status, location, _) =
+        flow.submit(&flow.query(evil, "user.get"), "ada", "pw-ada", &["user.get"], "allow").await;
     assert_eq!(status, 400);
     assert_eq!(location, "", "never redirected to an unregistered address");
     // Unknown application, missing PKCE, unknown scope.

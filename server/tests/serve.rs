@@ -75,7 +75,8 @@ async fn unknown_api_paths_are_404_with_the_error_body_not_the_app() {
 #[tokio::test]
 async fn refuses_a_static_folder_without_an_app() {
     let dir = tempfile::tempdir().unwrap();
-    let options = ServeOptions { db: dir.path().join("db"), static_dir: Some(dir.path().to_owned()), ..ServeOptions::default() };
+    let options =
+        ServeOptions { db: dir.path().join("db"), static_dir: Some(dir.path().to_owned()), ..ServeOptions::default() };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let err = start(listener, options).await.err().expect("no index.html: refused");
     assert!(err.to_string().contains("index.html"), "{err}");

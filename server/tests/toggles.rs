@@ -67,6 +67,10 @@ async fn fifty_one_concurrent_follows_end_followed_once() {
     assert_eq!(me["following_count"], 1);
     fire(&ada, &format!("/user/{bob}/follow"), 51).await;
     let (_, b) = ada.get(&format!("/user/{bob}")).await;
-    assert_eq!((b["follow_count"].as_u64(), b["followed"].as_bool()), (Some(0), Some(false)), "never negative, back to none");
+    assert_eq!(
+        (b["follow_count"].as_u64(), b["followed"].as_bool()),
+        (Some(0), Some(false)),
+        "never negative, back to none"
+    );
     assert_eq!(ada.get("/user").await.1["following_count"], 0);
 }

@@ -34,7 +34,8 @@ async fn visible_post(state: &AppState, caller: &Caller, uuid: &str, op: Operati
 
 /// Fails unless the caller wrote the post.
 async fn check_author(state: &AppState, caller: &Caller, post_id: i64) -> Result<()> {
-    let author: i64 = sqlx::query_scalar("SELECT author_id FROM posts WHERE id = ?").bind(post_id).fetch_one(&state.db).await?;
+    let author: i64 =
+        sqlx::query_scalar("SELECT author_id FROM posts WHERE id = ?").bind(post_id).fetch_one(&state.db).await?;
     if author != caller.user_id {
         return Err(Error::Forbidden("Only the author of a post may change or delete it.".into()));
     }
@@ -55,13 +56,16 @@ pub async fn replies(
     caller.require(Operation::GetPostReplies, Subject::Post)?;
     let page = page(&page_text)?;
     let (_, post) = visible_post(&state, &caller, &uuid, Operation::GetPostReplies).await?;
-    let rows = sqlx::query(&format!("{} WHERE p.parent_uuid = ?2 ORDER BY p.created_ms, p.id LIMIT ?3 OFFSET ?4", post_select()))
-        .bind(caller.user_id)
-        .bind(&uuid)
-        .bind(PAGE_SIZE as i64)
-        .bind((page - 1) * PAGE_SIZE as i64)
-        .fetch_all(&state.db)
-        .await?;
+    let rows = sqlx::query(&format!(
+        "{} WHERE p.parent_uuid = ?2 ORDER BY p.created_ms, p.id LIMIT ?3 OFFSET ?4",
+        post_select()
+    ))
+    .bind(caller.user_id)
+    .bind(&uuid)
+    .bind(PAGE_SIZE as i64)
+    .bind((page - 1) * PAGE_SIZE as i64)
+    .fetch_all(&state.db)
+    .await?;
     let mut flat_parent = post.clone();
     if let Some(grandparent) = post.parent.uuid() {
         flat_parent.parent = perch_model::Parent::Uuid(grandparent.to_owned());
@@ -78,7 +82,11 @@ pub async fn replies(
 }
 
 /// 3. POST /post: a post, or a reply when `parent` is given.
-pub async fn send(State(state): State<AppState>, caller: Caller, JsonBody(body): JsonBody<NewPost>) -> Result<Json<Post>> {
+pub async fn send(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody<NewPost>,
+) -> Result<Json<Post>> {
     caller.require(Operation::SendPost, Subject::of(body.parent.is_some()))?;
     check_content(&body.content)?;
     let _write = state.write_lock.lock().await;
@@ -92,7 +100,10 @@ pub async fn send(State(state): State<AppState>, caller: Caller, JsonBody(body):
         if locked {
             return Err(Error::Forbidden("This post is locked: nobody may reply to it.".into()));
         }
-        sqlx::query("UPDATE posts SET reply_count = reply_count + 1 WHERE uuid = ?").bind(parent).execute(&mut *tx).await?;
+        sqlx::query("UPDATE posts SET reply_count = reply_count + 1 WHERE uuid = ?")
+            .bind(parent)
+            .execute(&mut *tx)
+            .await?;
     }
     let uuid = uuid::Uuid::new_v4().to_string();
     sqlx::query(
@@ -172,16 +183,20 @@ pub async fn like(State(state): State<AppState>, caller: Caller, Path(uuid): Pat
         .await?
         .rows_affected();
     let action = if removed == 1 {
-        sqlx::query("UPDATE posts SET like_count = like_count - 1 WHERE id = ? AND like_count > 0").bind(id).execute(&mut *tx).await?;
-        LikeAction::Unliked
-    } else {
-        let inserted = sqlx::query("INSERT INTO likes (user_id, post_id, created_ms) SELECT ?, id, ? FROM posts WHERE id = ?")
-            .bind(caller.user_id)
-            .bind(now_ms())
+        sqlx::query("UPDATE posts SET like_count = like_count - 1 WHERE id = ? AND like_count > 0")
             .bind(id)
             .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            .await?;
+        LikeAction::Unliked
+    } else {
+        let inserted =
+            sqlx::query("INSERT INTO likes (user_id, post_id, created_ms) SELECT ?, id, ? FROM posts WHERE id = ?")
+                .bind(caller.user_id)
+                .bind(now_ms())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
         if inserted == 0 {
             return Err(not_found());
         }

@@ -70,27 +70,37 @@ pub fn post_from_row(row: &SqliteRow) -> Post {
 
 /// A post with its row id, its parent left as a uuid; `None` if there is none.
 pub async fn find_post(db: &Db, caller: i64, uuid: &str) -> Result<Option<(i64, Post)>> {
-    let row = sqlx::query(&format!("{} WHERE p.uuid = ?2", post_select())).bind(caller).bind(uuid).fetch_optional(db).await?;
+    let row =
+        sqlx::query(&format!("{} WHERE p.uuid = ?2", post_select())).bind(caller).bind(uuid).fetch_optional(db).await?;
     Ok(row.map(|r| (r.get("id"), post_from_row(&r))))
 }
 
 /// Replaces each reply's parent uuid by the parent post, one level deep
-/// (the parent's own parent stays a uuid). A deleted parent stays a uuid.
+/// (the parent's own parent stays a uuid), in one query for the whole list.
+/// A deleted parent stays a uuid.
 pub async fn embed_parents(db: &Db, caller: i64, posts: &mut [Post]) -> Result<()> {
-    let mut cache: Vec<(String, Option<Post>)> = Vec::new();
+    let mut wanted: Vec<String> = posts
+        .iter()
+        .filter_map(|p| match &p.parent {
+            Parent::Uuid(u) => Some(u.clone()),
+            _ => None,
+        })
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let placeholders = (0..wanted.len()).map(|i| format!("?{}", i + 2)).collect::<Vec<_>>().join(", ");
+    let sql = format!("{} WHERE p.uuid IN ({placeholders})", post_select());
+    let mut query = sqlx::query(&sql).bind(caller);
+    for uuid in &wanted {
+        query = query.bind(uuid);
+    }
+    let parents: Vec<Post> = query.fetch_all(db).await?.iter().map(post_from_row).collect();
     for post in posts.iter_mut() {
-        let Parent::Uuid(parent_uuid) = &post.parent else { continue };
-        let parent_uuid = parent_uuid.clone();
-        let parent = match cache.iter().find(|(u, _)| *u == parent_uuid) {
-            Some((_, p)) => p.clone(),
-            None => {
-                let found = find_post(db, caller, &parent_uuid).await?.map(|(_, p)| p);
-                cache.push((parent_uuid, found.clone()));
-                found
-            }
-        };
-        if let Some(parent) = parent {
-            post.parent = Parent::Post(Box::new(parent));
+        if let Some(parent) = parents.iter().find(|p| Some(p.uuid.as_str()) == post.parent.uuid()) {
+            post.parent = Parent::Post(Box::new(parent.clone()));
         }
     }
     Ok(())

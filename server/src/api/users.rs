@@ -9,7 +9,8 @@ use crate::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
-    FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage, UserRef, PAGE_SIZE,
+    FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage, UserRef,
+    PAGE_SIZE,
 };
 use sqlx::Row;
 
@@ -37,10 +38,13 @@ pub async fn get(State(state): State<AppState>, caller: Caller, Path(id): Path<S
 /// 7. GET /user: the token's owner, with email fields filled only for `user.email`.
 pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json<User>> {
     caller.require(Operation::GetUser, Subject::Post)?;
-    let row = sqlx::query(&format!("SELECT {}, u.email, u.email_verified FROM users u WHERE u.id = ?1", user_columns("u", "")))
-        .bind(caller.user_id)
-        .fetch_one(&state.db)
-        .await?;
+    let row = sqlx::query(&format!(
+        "SELECT {}, u.email, u.email_verified FROM users u WHERE u.id = ?1",
+        user_columns("u", "")
+    ))
+    .bind(caller.user_id)
+    .fetch_one(&state.db)
+    .await?;
     let mut user = user_from_row(&row, "");
     user.followed = None;
     if caller.has(Scope::UserEmail) {
@@ -62,20 +66,27 @@ pub async fn posts(
     caller.require(Operation::GetUserPosts, Subject::Post)?;
     let page = page(&page_text)?;
     let (user_id, user) = find_user(&state, &caller, &id).await?;
-    let rows = sqlx::query(&format!("{} WHERE p.author_id = ?2 ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4", post_select()))
-        .bind(caller.user_id)
-        .bind(user_id)
-        .bind(PAGE_SIZE as i64)
-        .bind((page - 1) * PAGE_SIZE as i64)
-        .fetch_all(&state.db)
-        .await?;
+    let rows = sqlx::query(&format!(
+        "{} WHERE p.author_id = ?2 ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4",
+        post_select()
+    ))
+    .bind(caller.user_id)
+    .bind(user_id)
+    .bind(PAGE_SIZE as i64)
+    .bind((page - 1) * PAGE_SIZE as i64)
+    .fetch_all(&state.db)
+    .await?;
     let mut posts: Vec<_> = rows.iter().map(post_from_row).collect();
     embed_parents(&state.db, caller.user_id, &mut posts).await?;
     Ok(Json(UserPostsPage { user: UserRef::Uuid(user.uuid), posts }))
 }
 
 /// 9. POST /user/{uuid}/follow: a toggle, atomic per caller.
-pub async fn follow(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<FollowResult>> {
+pub async fn follow(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<FollowResult>> {
     caller.require(Operation::FollowUser, Subject::Post)?;
     let (target, user) = find_user(&state, &caller, &id).await?;
     if target == caller.user_id {
@@ -132,14 +143,22 @@ async fn follow_list(state: &AppState, caller: &Caller, user_id: i64, followers:
 }
 
 /// 10. GET /user/{uuid}/following
-pub async fn following(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<FollowingList>> {
+pub async fn following(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<FollowingList>> {
     caller.require(Operation::GetFollowing, Subject::Post)?;
     let (user_id, _) = find_user(&state, &caller, &id).await?;
     Ok(Json(FollowingList { following: follow_list(&state, &caller, user_id, false).await? }))
 }
 
 /// 11. GET /user/{uuid}/followers
-pub async fn followers(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<FollowersList>> {
+pub async fn followers(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<FollowersList>> {
     caller.require(Operation::GetFollowers, Subject::Post)?;
     let (user_id, _) = find_user(&state, &caller, &id).await?;
     Ok(Json(FollowersList { followers: follow_list(&state, &caller, user_id, true).await? }))
