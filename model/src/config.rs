@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub const CLIENT_CONFIG_FILE: &str = "config.json";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClientConfig {
     /// The interface's `{base_url}`, e.g. `https://example.org/api/v1`, without a trailing slash.
     pub api_base: String,

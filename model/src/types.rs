@@ -37,6 +37,7 @@ mod present_or_absent {
 
 /// The application a post was sent from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Application {
     #[serde(deserialize_with = "null_as_default")]
@@ -73,6 +74,7 @@ impl<'de> Deserialize<'de> for Badge {
 
 /// A user, as every operation returns it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct User {
     #[serde(deserialize_with = "null_as_default")]
@@ -85,10 +87,13 @@ pub struct User {
     /// Absent for other users; `Some(None)` (written as `null`) for the token
     /// owner without scope `user.email`.
     #[serde(skip_serializing_if = "Option::is_none", with = "present_or_absent")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub email: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none", with = "present_or_absent")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<bool>))]
     pub email_verified: Option<Option<bool>>,
     #[serde(deserialize_with = "null_as_default")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub badge: Vec<Badge>,
     #[serde(deserialize_with = "null_as_default")]
     pub bio: String,
@@ -97,6 +102,7 @@ pub struct User {
     pub follow_count: u64,
     #[serde(deserialize_with = "null_as_default")]
     pub following_count: u64,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub joined: Option<Timestamp>,
     /// Extension: whether the token owner follows this user, when the server says.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,10 +146,15 @@ impl Parent {
 
 /// A post or a reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Post {
     #[serde(deserialize_with = "null_as_default")]
     pub uuid: String,
+    /// `null` for a top-level post; for a reply the parent post, one level
+    /// deep (its own `parent` a uuid string or null); the uuid string alone
+    /// when the parent was deleted.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub parent: Parent,
     #[serde(deserialize_with = "null_as_default")]
     pub author: User,
@@ -156,6 +167,7 @@ pub struct Post {
     pub reply_count: u64,
     #[serde(deserialize_with = "null_as_default")]
     pub like_count: u64,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub created_at: Option<Timestamp>,
     /// Extension: whether the token owner has liked this post, when the server says.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -194,6 +206,7 @@ impl Default for UserRef {
 
 /// Body of Send Post (operation 3).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NewPost {
     pub content: String,
@@ -205,6 +218,7 @@ pub struct NewPost {
 
 /// Body of Update Post (operation 4): at least one field present.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PostUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -221,6 +235,7 @@ impl PostUpdate {
 
 /// Response of Get Post Replies (operation 2).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct RepliesPage {
     pub post: Post,
@@ -230,8 +245,11 @@ pub struct RepliesPage {
 
 /// Response of Get User Posts (operation 8). `user` is the user's uuid.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct UserPostsPage {
+    /// The user's uuid.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub user: UserRef,
     #[serde(deserialize_with = "null_as_default")]
     pub posts: Vec<Post>,
@@ -239,6 +257,7 @@ pub struct UserPostsPage {
 
 /// What a like toggle did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum LikeAction {
     Liked,
@@ -247,6 +266,7 @@ pub enum LikeAction {
 
 /// Response of Like/Unlike (operation 6).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LikeResult {
     pub action: LikeAction,
     #[serde(default)]
@@ -255,6 +275,7 @@ pub struct LikeResult {
 
 /// What a follow toggle did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum FollowAction {
     Followed,
@@ -263,6 +284,7 @@ pub enum FollowAction {
 
 /// Response of Follow/Unfollow (operation 9).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FollowResult {
     pub action: FollowAction,
     #[serde(default)]
@@ -271,28 +293,34 @@ pub struct FollowResult {
 
 /// Response of Get Following (operation 10).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct FollowingList {
     #[serde(deserialize_with = "null_as_default")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<User>))]
     pub following: Vec<UserRef>,
 }
 
 /// Response of Get Followers (operation 11).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct FollowersList {
     #[serde(deserialize_with = "null_as_default")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<User>))]
     pub followers: Vec<UserRef>,
 }
 
 /// Response of `GET /ping`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ping {
     pub ping: String,
 }
 
 /// The body of every error: `code` repeats the status.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApiError {
     pub code: u16,
     #[serde(rename = "_message", default)]
@@ -301,6 +329,7 @@ pub struct ApiError {
 
 /// Body of `POST /api/oauth/code`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CodeExchange {
     pub code: String,
     pub code_verifier: String,
@@ -308,6 +337,7 @@ pub struct CodeExchange {
 
 /// Body of `POST /api/oauth/refreshtoken`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefreshRequest {
     #[serde(rename = "refreshToken")]
     pub refresh_token: String,
@@ -315,14 +345,18 @@ pub struct RefreshRequest {
 
 /// The answer of both OAuth token calls.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TokenSet {
     pub token: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub token_expires_at: Timestamp,
     pub refresh_token: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub refresh_token_expires_at: Timestamp,
     /// Written as a list; read from a list or an `a,b,c` string, dropping
     /// names this client does not know.
     #[serde(default, deserialize_with = "scopes_tolerant")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub scopes: Vec<Scope>,
 }
 

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod error;
 pub mod extractor;
 pub mod oauth;
+pub mod openapi;
 pub mod rate_limit;
 pub mod static_app;
 pub mod tokens;

@@ -190,7 +190,11 @@ fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Sco
 }
 
 /// GET /oauth/authorise: the sign-in and consent page.
-async fn show(State(state): State<AppState>, Query(req): Query<Request>) -> Response {
+#[utoipa::path(get, path = "/oauth/authorise", tag = "oauth", summary = "The sign-in and consent page (HTML); redirects to redirect_uri with code and state",
+    params(("application_id" = String, Query), ("redirect_uri" = String, Query), ("scopes" = String, Query, description = "a,b,c"),
+           ("state" = String, Query), ("code_challenge" = String, Query), ("code_challenge_method" = String, Query, description = "S256")),
+    responses((status = 200, description = "The page", content_type = "text/html"), (status = 400, description = "Unknown application or redirect URI, no PKCE", content_type = "text/html")))]
+pub async fn show(State(state): State<AppState>, Query(req): Query<Request>) -> Response {
     match check(&state, &req).await {
         Ok(checked) => {
             page(StatusCode::OK, "Sign in to Perch", &consent_form(&req, &checked, "", &checked.scopes, None))
@@ -307,7 +311,10 @@ async fn submit(
 }
 
 /// POST /api/oauth/code: a code and its PKCE verifier for a token pair.
-async fn exchange_code(
+#[utoipa::path(post, path = "/api/oauth/code", tag = "oauth", summary = "Exchange an authorization code and its PKCE verifier for tokens",
+    request_body = CodeExchange,
+    responses((status = 200, body = TokenSet), (status = 400, description = "Unknown, used or expired code, or a verifier that does not match", body = perch_model::ApiError)))]
+pub async fn exchange_code(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<CodeExchange>,
 ) -> Result<Json<TokenSet>> {
@@ -340,7 +347,13 @@ async fn exchange_code(
 }
 
 /// POST /api/oauth/refreshtoken: a refresh token for a new pair; the old one is retired.
-async fn refresh(State(state): State<AppState>, JsonBody(body): JsonBody<RefreshRequest>) -> Result<Json<TokenSet>> {
+#[utoipa::path(post, path = "/api/oauth/refreshtoken", tag = "oauth", summary = "A new token pair for a refresh token, which is retired",
+    request_body = RefreshRequest,
+    responses((status = 200, body = TokenSet), (status = 401, description = "Unknown, used or expired refresh token", body = perch_model::ApiError)))]
+pub async fn refresh(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<RefreshRequest>,
+) -> Result<Json<TokenSet>> {
     let token_hash = hash(&body.refresh_token);
     let _write = state.write_lock.lock().await;
     let row = sqlx::query(

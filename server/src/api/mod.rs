@@ -2,9 +2,9 @@
 //! `ping` takes a [`crate::extractor::Caller`], so every call is checked
 //! against the token's scopes.
 
-mod posts;
+pub mod posts;
 mod rows;
-mod users;
+pub mod users;
 
 use crate::error::Error;
 use crate::AppState;
@@ -19,6 +19,7 @@ pub const BODY_LIMIT: usize = 16 * 1024;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/ping", get(ping))
+        .route("/openapi.json", get(crate::openapi::document))
         .route("/post", post(posts::send))
         .route("/post/{uuid}", get(posts::get).patch(posts::update).delete(posts::delete))
         .route("/post/{uuid}/replies/{page}", get(posts::replies))
@@ -34,7 +35,8 @@ pub fn router() -> Router<AppState> {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
-async fn ping() -> Json<Ping> {
+#[utoipa::path(get, path = "/api/v1/ping", tag = "service", summary = "Liveness, without a token", responses((status = 200, body = Ping)))]
+pub async fn ping() -> Json<Ping> {
     Json(Ping { ping: "pong".into() })
 }
 

@@ -9,7 +9,8 @@ use crate::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
-    validate_content, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject, PAGE_SIZE,
+    validate_content, ApiError, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject,
+    PAGE_SIZE,
 };
 
 fn not_found() -> Error {
@@ -43,11 +44,29 @@ async fn check_author(state: &AppState, caller: &Caller, post_id: i64) -> Result
 }
 
 /// 1. GET /post/{uuid}
+#[utoipa::path(
+    get,
+    path = "/api/v1/post/{uuid}",
+    tag = "posts",
+    summary = "1. Get Post",
+    params(("uuid" = String, Path, description = "The post's uuid")),
+    responses((status = 200, description = "The post", body = Post), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["post.get"]), ("bearer" = ["reply.get"]))
+)]
 pub async fn get(State(state): State<AppState>, caller: Caller, Path(uuid): Path<String>) -> Result<Json<Post>> {
     Ok(Json(visible_post(&state, &caller, &uuid, Operation::GetPost).await?.1))
 }
 
 /// 2. GET /post/{uuid}/replies/{page}: oldest first, 15 a page.
+#[utoipa::path(
+    get,
+    path = "/api/v1/post/{uuid}/replies/{page}",
+    tag = "posts",
+    summary = "2. Get Post Replies",
+    params(("uuid" = String, Path, description = "The post's uuid"), ("page" = u32, Path, description = "1-based page of 15")),
+    responses((status = 200, description = "The post and a page of its replies, oldest first", body = RepliesPage), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["post.get", "reply.get"]))
+)]
 pub async fn replies(
     State(state): State<AppState>,
     caller: Caller,
@@ -82,6 +101,15 @@ pub async fn replies(
 }
 
 /// 3. POST /post: a post, or a reply when `parent` is given.
+#[utoipa::path(
+    post,
+    path = "/api/v1/post",
+    tag = "posts",
+    summary = "3. Send Post (a reply when parent is given)",
+    request_body = NewPost,
+    responses((status = 200, description = "The new post", body = Post), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 413, description = "Body over 16 KiB", body = ApiError), (status = 422, description = "Content empty or over 500 characters", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["post.get", "post.send"]), ("bearer" = ["reply.get", "reply.post"]))
+)]
 pub async fn send(
     State(state): State<AppState>,
     caller: Caller,
@@ -125,6 +153,16 @@ pub async fn send(
 }
 
 /// 4. PATCH /post/{uuid}: content and/or locked, by the author.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/post/{uuid}",
+    tag = "posts",
+    summary = "4. Update Post",
+    request_body = PostUpdate,
+    params(("uuid" = String, Path, description = "The post's uuid")),
+    responses((status = 200, description = "The changed post", body = Post), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 413, description = "Body over 16 KiB", body = ApiError), (status = 422, description = "Content empty or over 500 characters", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["post.get", "post.edit"]), ("bearer" = ["reply.get", "reply.edit"]))
+)]
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -151,6 +189,15 @@ pub async fn update(
 
 /// 5. DELETE /post/{uuid}: by the author; answers the post as it was.
 /// Its replies stay, keeping its uuid as their parent.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/post/{uuid}",
+    tag = "posts",
+    summary = "5. Delete Post",
+    params(("uuid" = String, Path, description = "The post's uuid")),
+    responses((status = 200, description = "The deleted post", body = Post), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["post.get", "post.delete"]), ("bearer" = ["reply.get", "reply.delete"]))
+)]
 pub async fn delete(State(state): State<AppState>, caller: Caller, Path(uuid): Path<String>) -> Result<Json<Post>> {
     let (id, post) = visible_post(&state, &caller, &uuid, Operation::DeletePost).await?;
     check_author(&state, &caller, id).await?;
@@ -171,6 +218,15 @@ pub async fn delete(State(state): State<AppState>, caller: Caller, Path(uuid): P
 }
 
 /// 6. POST /post/{uuid}/like: a toggle, atomic per caller.
+#[utoipa::path(
+    post,
+    path = "/api/v1/post/{uuid}/like",
+    tag = "posts",
+    summary = "6. Like/Unlike (a toggle)",
+    params(("uuid" = String, Path, description = "The post's uuid")),
+    responses((status = 200, description = "What this call did", body = LikeResult), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["post.get", "post.like"]), ("bearer" = ["reply.get", "reply.like"]))
+)]
 pub async fn like(State(state): State<AppState>, caller: Caller, Path(uuid): Path<String>) -> Result<Json<LikeResult>> {
     let (id, post) = find_post(&state.db, caller.user_id, &uuid).await?.ok_or_else(not_found)?;
     caller.require(Operation::LikePost, subject(&post))?;

@@ -9,8 +9,8 @@ use crate::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
-    FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage, UserRef,
-    PAGE_SIZE,
+    ApiError, FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage,
+    UserRef, PAGE_SIZE,
 };
 use sqlx::Row;
 
@@ -30,12 +30,29 @@ async fn find_user(state: &AppState, caller: &Caller, id: &str) -> Result<(i64, 
 }
 
 /// 7. GET /user/{uuid} or /user/@{username}: never with email fields.
+#[utoipa::path(
+    get,
+    path = "/api/v1/user/{id}",
+    tag = "users",
+    summary = "7. Get User",
+    params(("id" = String, Path, description = "The user's uuid, or @username")),
+    responses((status = 200, description = "The user, without email fields", body = User), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["user.get"]))
+)]
 pub async fn get(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<User>> {
     caller.require(Operation::GetUser, Subject::Post)?;
     Ok(Json(find_user(&state, &caller, &id).await?.1))
 }
 
 /// 7. GET /user: the token's owner, with email fields filled only for `user.email`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/user",
+    tag = "users",
+    summary = "7. Get User (the token's owner)",
+    responses((status = 200, description = "The token's owner; email fields null without user.email", body = User), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["user.get"]))
+)]
 pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json<User>> {
     caller.require(Operation::GetUser, Subject::Post)?;
     let row = sqlx::query(&format!(
@@ -58,6 +75,15 @@ pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json
 }
 
 /// 8. GET /user/{uuid}/posts/{page}: newest first, posts and replies alike.
+#[utoipa::path(
+    get,
+    path = "/api/v1/user/{id}/posts/{page}",
+    tag = "users",
+    summary = "8. Get User Posts",
+    params(("id" = String, Path, description = "The user's uuid, or @username"), ("page" = u32, Path, description = "1-based page of 15")),
+    responses((status = 200, description = "A page of the user's posts and replies, newest first", body = UserPostsPage), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["user.get", "post.get"]))
+)]
 pub async fn posts(
     State(state): State<AppState>,
     caller: Caller,
@@ -82,6 +108,15 @@ pub async fn posts(
 }
 
 /// 9. POST /user/{uuid}/follow: a toggle, atomic per caller.
+#[utoipa::path(
+    post,
+    path = "/api/v1/user/{id}/follow",
+    tag = "users",
+    summary = "9. Follow/Unfollow (a toggle)",
+    params(("id" = String, Path, description = "The user's uuid, or @username")),
+    responses((status = 200, description = "What this call did", body = FollowResult), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["user.get", "user.follow"]))
+)]
 pub async fn follow(
     State(state): State<AppState>,
     caller: Caller,
@@ -143,6 +178,15 @@ async fn follow_list(state: &AppState, caller: &Caller, user_id: i64, followers:
 }
 
 /// 10. GET /user/{uuid}/following
+#[utoipa::path(
+    get,
+    path = "/api/v1/user/{id}/following",
+    tag = "users",
+    summary = "10. Get Following",
+    params(("id" = String, Path, description = "The user's uuid, or @username")),
+    responses((status = 200, description = "Whom the user follows, latest first", body = FollowingList), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["user.get", "user.following.get"]))
+)]
 pub async fn following(
     State(state): State<AppState>,
     caller: Caller,
@@ -154,6 +198,15 @@ pub async fn following(
 }
 
 /// 11. GET /user/{uuid}/followers
+#[utoipa::path(
+    get,
+    path = "/api/v1/user/{id}/followers",
+    tag = "users",
+    summary = "11. Get Followers",
+    params(("id" = String, Path, description = "The user's uuid, or @username")),
+    responses((status = 200, description = "Who follows the user, latest first", body = FollowersList), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    security(("bearer" = ["user.get", "user.followers.get"]))
+)]
 pub async fn followers(
     State(state): State<AppState>,
     caller: Caller,
