@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app server test-native test-wasm test-e2e size
+.PHONY: run test setup app test-native test-wasm test-e2e size bench-server
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -43,3 +43,7 @@ test-e2e:
 # Benchmark, not a test: the size of what a browser downloads.
 size: setup
 	./scripts/size-report.sh
+
+# Benchmark, not a test: the server's throughput against ping.
+bench-server:
+	./scripts/bench-server.sh

@@ -81,7 +81,7 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
     res
 }
 
-const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fff;color:#14181c}\
+const STYLE: &str = "*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fff;color:#14181c}\
 main{max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}\
 input[type=text],input[type=password]{width:100%;padding:.5rem;font:inherit;border:1px solid #4f5b66;border-radius:6px}\
 fieldset{margin:1rem 0;border:1px solid #d3d9df;border-radius:6px}fieldset label{display:flex;gap:.5rem;margin:.25rem 0}\

@@ -82,3 +82,50 @@ async fn refuses_a_static_folder_without_an_app() {
     assert!(err.to_string().contains("index.html"), "{err}");
     assert!(!Path::new(&dir.path().join("index.html")).exists());
 }
+
+#[tokio::test]
+async fn the_app_is_compressed_for_browsers_that_accept_it() {
+    let h = serve_app().await;
+    let dist = h._dir.path().join("dist");
+    std::fs::write(dist.join("perch-fedcba9876543210.js"), "console.log('perch');\n".repeat(200)).unwrap();
+    let http = reqwest::Client::new();
+    for (accept, expected) in [("br", "br"), ("gzip", "gzip")] {
+        let res = http.get(format!("{}/perch-fedcba9876543210.js", h.base)).header("accept-encoding", accept).send().await.unwrap();
+        assert_eq!(res.status(), 200);
+        assert_eq!(res.headers().get("content-encoding").map(|v| v.to_str().unwrap()), Some(expected), "{accept}");
+    }
+    let plain = http.get(format!("{}/perch-fedcba9876543210.js", h.base)).send().await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.text().await.unwrap().len(), 22 * 200);
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn cors_allows_only_the_configured_origins() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = ServeOptions {
+        db: dir.path().join("perch.db"),
+        allow_origins: vec!["https://perch.example".into()],
+        ..ServeOptions::default()
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = start(listener, options).await.unwrap();
+    let http = reqwest::Client::new();
+    let preflight = |origin: &'static str| {
+        http.request(reqwest::Method::OPTIONS, format!("{base}/api/v1/post"))
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "authorization,content-type")
+            .send()
+    };
+    let allowed = preflight("https://perch.example").await.unwrap();
+    assert_eq!(allowed.headers()["access-control-allow-origin"], "https://perch.example");
+    let methods = allowed.headers()["access-control-allow-methods"].to_str().unwrap().to_owned();
+    for m in ["GET", "POST", "PATCH", "DELETE"] {
+        assert!(methods.contains(m), "{methods}");
+    }
+    let other = preflight("https://elsewhere.example").await.unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+    server.stop().await.unwrap();
+}
