@@ -2,9 +2,15 @@
 //! (`routes/`, one file a page) the configuration through context; shared
 //! pieces of the page live in `components/`.
 
+pub mod api;
 pub mod components;
 pub mod config;
+pub mod navigation;
+pub mod oauth;
 pub mod routes;
+pub mod session;
+pub mod store;
+pub mod text;
 
 use leptos::prelude::*;
 use leptos_meta::provide_meta_context;
@@ -25,4 +31,9 @@ pub fn App() -> impl IntoView {
 /// The configuration the pages read through `use_context`.
 pub fn use_config() -> ClientConfig {
     expect_context::<ClientConfig>()
+}
+
+/// The API client every page uses.
+pub fn use_api() -> api::Api {
+    expect_context::<api::Api>()
 }

@@ -36,29 +36,33 @@ fn config() -> ClientConfig {
     ClientConfig { api_base: "/api/v1".into(), application_id: "perch-web".into() }
 }
 
-/// Routes the shell to `path` and returns the page's h1.
+/// Routes the shell to `path` and returns the class of the page it shows.
 async fn route(path: &str) -> String {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path)).unwrap();
     let parent = fresh_container();
     let handle = leptos::mount::mount_to(parent, || view! { <Shell config=config()/> });
     leptos::task::tick().await;
-    let text = h1_text();
+    let class = document()
+        .query_selector("#under-test main")
+        .unwrap()
+        .and_then(|m| m.get_attribute("class"))
+        .unwrap_or_default();
     drop(handle);
-    text
+    class
 }
 
 #[wasm_bindgen_test]
 async fn every_route_resolves_and_unknown_paths_are_not_found() {
-    assert_eq!(route("/").await, "Home");
-    assert_eq!(route("/post/0b0c").await, "Post");
-    assert_eq!(route("/user/@ada").await, "@ada");
-    assert_eq!(route("/user/5f1e").await, "5f1e");
-    assert_eq!(route("/user/@ada/followers").await, "Followers of @ada");
-    assert_eq!(route("/user/@ada/following").await, "Followed by @ada");
-    assert_eq!(route("/signin").await, "Sign in");
-    assert_eq!(route("/oauth/callback").await, "Signing in");
-    assert_eq!(route("/no/such/page").await, "Page not found");
-    assert_eq!(route("/post/1/2/3").await, "Page not found");
+    assert_eq!(route("/").await, "page home");
+    assert_eq!(route("/post/0b0c").await, "page thread");
+    assert_eq!(route("/user/@ada").await, "page profile");
+    assert_eq!(route("/user/5f1e").await, "page profile");
+    assert_eq!(route("/user/@ada/followers").await, "page user-list");
+    assert_eq!(route("/user/@ada/following").await, "page user-list");
+    assert_eq!(route("/signin").await, "page signin");
+    assert_eq!(route("/oauth/callback").await, "page callback");
+    assert_eq!(route("/no/such/page").await, "page not-found");
+    assert_eq!(route("/post/1/2/3").await, "page not-found");
 }
 
 #[wasm_bindgen_test]

@@ -90,7 +90,12 @@ async fn the_app_is_compressed_for_browsers_that_accept_it() {
     std::fs::write(dist.join("perch-fedcba9876543210.js"), "console.log('perch');\n".repeat(200)).unwrap();
     let http = reqwest::Client::new();
     for (accept, expected) in [("br", "br"), ("gzip", "gzip")] {
-        let res = http.get(format!("{}/perch-fedcba9876543210.js", h.base)).header("accept-encoding", accept).send().await.unwrap();
+        let res = http
+            .get(format!("{}/perch-fedcba9876543210.js", h.base))
+            .header("accept-encoding", accept)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), 200);
         assert_eq!(res.headers().get("content-encoding").map(|v| v.to_str().unwrap()), Some(expected), "{accept}");
     }

@@ -1,10 +1,13 @@
-//! The site header: the skip link, the name, and the navigation.
+//! The site header: the skip link, the name, the navigation and the account
+//! menu (who is signed in, what the token allows, sign out).
 
+use crate::session::use_session;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {
+    let session = use_session();
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
         <header class="site-header">
@@ -12,9 +15,36 @@ pub fn SiteHeader() -> impl IntoView {
             <nav aria-label="Main">
                 <ul>
                     <li><A href="/">"Home"</A></li>
-                    <li><A href="/signin">"Sign in"</A></li>
+                    {move || match session.user() {
+                        Some(user) => view! {
+                            <li><A href=format!("/user/@{}", user.username)>"Profile"</A></li>
+                            <li><AccountMenu/></li>
+                        }.into_any(),
+                        None => view! { <li><A href="/signin">"Sign in"</A></li> }.into_any(),
+                    }}
                 </ul>
             </nav>
         </header>
+    }
+}
+
+#[component]
+fn AccountMenu() -> impl IntoView {
+    let session = use_session();
+    let signed = session.signed_untracked();
+    let user = session.user().unwrap_or_default();
+    let known = signed.as_ref().is_some_and(|s| s.scopes_known);
+    view! {
+        <details class="account-menu">
+            <summary>{format!("@{}", user.username)}</summary>
+            <div class="account-panel">
+                <p>"Signed in as " <strong>{user.display_name.clone()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
+                <p class="scopes-title">{if known { "This sign-in allows:" } else { "This token allows (as far as Perch has learned):" }}</p>
+                <ul class="scopes">
+                    {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
+                </ul>
+                <button type="button" on:click=move |_| session.sign_out()>"Sign out"</button>
+            </div>
+        </details>
     }
 }

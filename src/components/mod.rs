@@ -1,3 +1,6 @@
 //! Pieces of the page shared by several routes.
 
+pub mod feed;
 pub mod header;
+pub mod post_card;
+pub mod states;

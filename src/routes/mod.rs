@@ -22,6 +22,12 @@ pub use not_found::NotFound;
 /// The header and the routed pages, with `config` in context.
 #[component]
 pub fn Shell(config: ClientConfig) -> impl IntoView {
+    let session = crate::session::Session::restore();
+    provide_context(crate::api::Api::new(&config, session));
+    provide_context(session);
+    let store = crate::store::Store::default();
+    crate::navigation::install(store.clone());
+    provide_context(store);
     provide_context(config);
     view! {
         <Router>
@@ -37,6 +43,38 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
             </Routes>
         </Router>
     }
+}
+
+/// The user a `/user/:id` address names, from the store or the server:
+/// the user once known, the error if loading failed, and a retry.
+pub(crate) fn use_user(
+    id: Memo<String>,
+) -> (Signal<Option<perch_model::User>>, RwSignal<Option<crate::api::ApiError>>, Callback<()>) {
+    let (api, store) = (crate::use_api(), crate::store::use_store());
+    let error = RwSignal::new(None);
+    let attempt = RwSignal::new(0u32);
+    Effect::new({
+        let store = store.clone();
+        move |_| {
+            let key = id.get();
+            attempt.track();
+            error.set(None);
+            if key.is_empty() || store.user_by_key(&key).is_some() {
+                return;
+            }
+            let (api, store) = (api.clone(), store.clone());
+            leptos::task::spawn_local_scoped_with_cancellation(async move {
+                match api.user(&key).await {
+                    Ok(user) => {
+                        store.put_user(user);
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+            });
+        }
+    });
+    let user = Signal::derive(move || store.user_by_key(&id.get()).map(|u| u.get()));
+    (user, error, Callback::new(move |_| attempt.update(|n| *n += 1)))
 }
 
 /// A route parameter, or "" when absent.

@@ -8,8 +8,8 @@ use leptos_router::components::A;
 pub fn NotFound() -> impl IntoView {
     view! {
         <Title text="Page not found · Perch"/>
-        <main id="main" class="page">
-            <h1>"Page not found"</h1>
+        <main id="main" class="page not-found">
+            <crate::navigation::PageHeading text="Page not found"/>
             <p>"Nothing lives at this address. It may have been mistyped, or the page may have moved."</p>
             <p><A href="/">"Go to your home timeline"</A></p>
         </main>

@@ -1,15 +1,44 @@
 //! `/oauth/callback`: where the server's sign-in page sends the browser back.
+//! Finishes the sign-in, then leaves this address (and its code) behind.
 
+use crate::navigation::PageHeading;
+use crate::session::use_session;
+use crate::use_api;
 use leptos::prelude::*;
+use leptos::task::spawn_local_scoped;
 use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
 
 #[component]
 pub fn OAuthCallback() -> impl IntoView {
+    let (api, session, navigate) = (use_api(), use_session(), use_navigate());
+    let error = RwSignal::new(None::<String>);
+    let search = window().location().search().unwrap_or_default();
+    spawn_local_scoped(async move {
+        match crate::oauth::finish(&api, session, &search).await {
+            Ok(return_to) => navigate(&return_to, NavigateOptions { replace: true, ..Default::default() }),
+            Err(e) => {
+                // Take the code out of the address bar even when it failed.
+                let _ = window()
+                    .history()
+                    .map(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/oauth/callback")));
+                error.set(Some(e));
+            }
+        }
+    });
     view! {
         <Title text="Signing in · Perch"/>
-        <main id="main" class="page">
-            <h1>"Signing in"</h1>
-            <p role="status">"Finishing sign-in…"</p>
+        <main id="main" class="page callback">
+            <PageHeading text="Signing in"/>
+            {move || match error.get() {
+                None => view! { <p role="status">"Finishing sign-in…"</p> }.into_any(),
+                Some(e) => view! {
+                    <p class="error" role="alert">{e}</p>
+                    <p><A href="/signin">"Try signing in again"</A></p>
+                }.into_any(),
+            }}
         </main>
     }
 }

@@ -1,23 +1,146 @@
-//! `/user/@:username` and `/user/:uuid`: a profile and its posts.
+//! `/user/@:username` and `/user/:uuid` (which moves to the `@name`
+//! address): a profile and the user's posts, newest first.
 
-use super::UserKey;
+use super::use_user;
+use crate::components::feed::Feed;
+use crate::components::post_card::Time;
+use crate::components::states::ErrorBox;
+use crate::navigation::{restore_scroll, take_returning, PageHeading};
+use crate::session::use_session;
+use crate::store::{load_next, use_store};
+use crate::use_api;
 use leptos::prelude::*;
+use leptos::task::spawn_local_scoped_with_cancellation;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+use perch_model::User;
+
+fn name_of(user: &User) -> String {
+    if user.display_name.is_empty() {
+        user.username.clone()
+    } else {
+        user.display_name.clone()
+    }
+}
 
 #[component]
 pub fn Profile() -> impl IntoView {
     let id = super::param("id");
-    let key = Memo::new(move |_| UserKey::parse(&id.get()));
+    let (api, store, navigate) = (use_api(), use_store(), use_navigate());
+    let (user, error, retry) = use_user(id);
+    let returning = take_returning();
+
+    // A uuid address moves to the @name address once the name is known.
+    Effect::new(move |_| {
+        if let Some(u) = user.get() {
+            if !id.get().starts_with('@') {
+                navigate(&format!("/user/@{}", u.username), NavigateOptions { replace: true, ..Default::default() });
+            }
+        }
+    });
+
+    let uuid = Memo::new(move |_| user.with(|u| u.as_ref().map(|u| u.uuid.clone())).unwrap_or_default());
+    let list = Signal::derive({
+        let store = store.clone();
+        move || store.list(&format!("posts:{}", uuid.get())).get()
+    });
+    let load_more = Callback::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_| {
+            let uuid = uuid.get_untracked();
+            if uuid.is_empty() {
+                return;
+            }
+            let list = store.list(&format!("posts:{uuid}"));
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(load_next(list, move |page| async move {
+                let page = api.user_posts(&uuid, page).await?;
+                Ok(page.posts.into_iter().map(|p| store.put_post(p)).collect())
+            }));
+        }
+    });
+    Effect::new({
+        let store = store.clone();
+        move |_| {
+            let uuid = uuid.get();
+            if uuid.is_empty() {
+                return;
+            }
+            if store.list(&format!("posts:{uuid}")).with_untracked(|l| l.pages_loaded > 0) {
+                if returning {
+                    restore_scroll(&store);
+                }
+            } else {
+                load_more.run(());
+            }
+        }
+    });
+
+    let title =
+        move || user.get().map(|u| format!("{} (@{})", name_of(&u), u.username)).unwrap_or_else(|| "Profile".into());
     view! {
-        <Title text=move || format!("{} · Perch", key.get().label())/>
-        <main id="main" class="page">
-            <h1>{move || key.get().label()}</h1>
-            <nav aria-label="Lists">
-                <A href=move || format!("/user/{}/followers", id.get())>"Followers"</A>
-                " · "
-                <A href=move || format!("/user/{}/following", id.get())>"Following"</A>
-            </nav>
+        <Title text=move || format!("{} · Perch", title())/>
+        <main id="main" class="page profile">
+            {move || match (user.get(), error.get()) {
+                (Some(user), _) => view! {
+                    <ProfileHeader user/>
+                    <section aria-labelledby="posts-heading">
+                        <h2 id="posts-heading">"Posts"</h2>
+                        <Feed list load_more label="Posts" empty="No posts yet."/>
+                    </section>
+                }.into_any(),
+                (None, Some(e)) if e.is_not_found() => view! {
+                    <PageHeading text="User not found"/>
+                    <p>{format!("There is no user {} on this server.", id.get())}</p>
+                    <p><A href="/">"Go to your home timeline"</A></p>
+                }.into_any(),
+                (None, Some(e)) => view! {
+                    <PageHeading text="Profile"/>
+                    <ErrorBox error=e retry/>
+                }.into_any(),
+                (None, None) => view! {
+                    <PageHeading text="Profile"/>
+                    <div class="profile-skeleton skeleton" aria-hidden="true">
+                        <div class="skeleton-line short"></div><div class="skeleton-line"></div>
+                    </div>
+                    <p class="visually-hidden" role="status">"Loading the profile…"</p>
+                }.into_any(),
+            }}
         </main>
+    }
+}
+
+#[component]
+fn ProfileHeader(user: User) -> impl IntoView {
+    let session = use_session();
+    let own = session.user().filter(|me| me.uuid == user.uuid);
+    let at = format!("@{}", user.username);
+    view! {
+        <header class="profile-header">
+            {user.avatar.clone().map(|src| view! {
+                <img class="avatar large" src=src alt=format!("{}'s avatar", name_of(&user)) loading="lazy" width="96" height="96"/>
+            })}
+            <div>
+                <PageHeading text=name_of(&user)/>
+                <p class="handle">{at.clone()}</p>
+                {(!user.badge.is_empty()).then(|| view! {
+                    <ul class="badges" aria-label="Badges">
+                        {user.badge.iter().map(|b| view! { <li class="badge">{b.0.clone()}</li> }).collect_view()}
+                    </ul>
+                })}
+            </div>
+        </header>
+        {(!user.bio.is_empty()).then(|| view! { <p class="bio">{user.bio.clone()}</p> })}
+        <p class="joined">"Joined " <Time at=user.joined/></p>
+        <p class="counts">
+            <A href=format!("/user/{at}/followers")><strong>{user.follow_count}</strong>{if user.follow_count == 1 { " follower" } else { " followers" }}</A>
+            " · "
+            <A href=format!("/user/{at}/following")><strong>{user.following_count}</strong>" following"</A>
+        </p>
+        {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {
+            <p class="email">"Email: " {email} " " <span class="verified">{match verified { Some(true) => "(verified)", Some(false) => "(not verified)", None => "" }}</span></p>
+        })}
     }
 }

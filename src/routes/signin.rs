@@ -1,16 +1,110 @@
-//! `/signin`: signing in with the server's OAuth page or with a token.
+//! `/signin`: with the server's own sign-in page (OAuth), or by pasting an
+//! access token for servers without OAuth. Signed in, it says who and what
+//! the token allows.
 
+use crate::navigation::PageHeading;
+use crate::session::{use_session, Signed};
+use crate::use_api;
 use leptos::prelude::*;
+use leptos::task::spawn_local_scoped;
 use leptos_meta::Title;
+use leptos_router::hooks::use_navigate;
 
 #[component]
 pub fn SignIn() -> impl IntoView {
-    let config = crate::use_config();
+    let session = use_session();
     view! {
         <Title text="Sign in · Perch"/>
-        <main id="main" class="page">
-            <h1>"Sign in"</h1>
-            <p>"Perch signs in to the server at " <code>{config.api_base}</code> "."</p>
+        <main id="main" class="page signin">
+            <PageHeading text="Sign in"/>
+            {move || if session.is_signed_in() {
+                view! { <SignedIn/> }.into_any()
+            } else {
+                view! { <WithServer/> <WithToken/> }.into_any()
+            }}
         </main>
+    }
+}
+
+#[component]
+fn SignedIn() -> impl IntoView {
+    let session = use_session();
+    let user = session.user().unwrap_or_default();
+    view! {
+        <p>"You are signed in as " <strong>{format!("@{}", user.username)}</strong> "."</p>
+        <button type="button" on:click=move |_| session.sign_out()>"Sign out"</button>
+    }
+}
+
+#[component]
+fn WithServer() -> impl IntoView {
+    let config = crate::use_config();
+    let api = use_api();
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let server = api.root().trim_start_matches("https://").trim_start_matches("http://").to_owned();
+    let start = move |_| {
+        let (api, config) = (api.clone(), config.clone());
+        busy.set(true);
+        spawn_local_scoped(async move {
+            if let Err(e) = crate::oauth::start(&api, &config, "/".into()).await {
+                error.set(Some(e));
+                busy.set(false);
+            }
+        });
+    };
+    view! {
+        <section class="signin-option" aria-labelledby="with-server">
+            <h2 id="with-server">"With your server"</h2>
+            <p>"Sign in on " <strong>{server}</strong> "'s own page, then come back here."</p>
+            <button type="button" on:click=start disabled=move || busy.get()>"Sign in"</button>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </section>
+    }
+}
+
+#[component]
+fn WithToken() -> impl IntoView {
+    let api = use_api();
+    let session = use_session();
+    let navigate = use_navigate();
+    let token = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let value = token.get_untracked().trim().to_owned();
+        if value.is_empty() {
+            error.set(Some("Paste an access token first.".into()));
+            return;
+        }
+        busy.set(true);
+        error.set(None);
+        let (api, navigate) = (api.clone(), navigate.clone());
+        spawn_local_scoped(async move {
+            match api.owner_with_token(&value).await {
+                Ok(user) => {
+                    session.sign_in(Signed::from_pasted_token(value, user));
+                    navigate("/", Default::default());
+                }
+                Err(e) => {
+                    error.set(Some(e.explain()));
+                    busy.set(false);
+                }
+            }
+        });
+    };
+    view! {
+        <section class="signin-option" aria-labelledby="with-token">
+            <h2 id="with-token">"With an access token"</h2>
+            <p>"For servers without a sign-in page: paste a token made for you (for example with " <code>"perch-server token"</code> ")."</p>
+            <form on:submit=submit>
+                <label for="access-token">"Access token"</label>
+                <input id="access-token" type="password" autocomplete="off" spellcheck="false"
+                    prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev))/>
+                <button type="submit" disabled=move || busy.get()>"Sign in with token"</button>
+            </form>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </section>
     }
 }

@@ -1,16 +1,186 @@
-//! `/post/:uuid`: a post with its ancestors and replies.
+//! `/post/:uuid`: a post with the chain of posts it replies to above it and
+//! its replies below, oldest first, 15 at a time.
 
+use crate::api::ApiError;
+use crate::components::feed::Feed;
+use crate::components::post_card::{PostCard, PostSkeleton, Tombstone};
+use crate::components::states::ErrorBox;
+use crate::navigation::{restore_scroll, take_returning, PageHeading};
+use crate::store::{load_next, use_store, Store};
+use crate::use_api;
 use leptos::prelude::*;
+use leptos::task::spawn_local_scoped_with_cancellation;
 use leptos_meta::Title;
+use leptos_router::components::A;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Ancestor {
+    Post(String),
+    Deleted,
+    /// Not loaded yet.
+    Missing(String),
+}
+
+/// The posts above `uuid`, root first, as far as the store knows them.
+fn ancestors(store: &Store, uuid: &str) -> Vec<Ancestor> {
+    let mut chain = Vec::new();
+    let mut current = store.post(uuid).map(|p| p.get());
+    while let Some(post) = current.take() {
+        let Some(parent) = post.parent.uuid().map(str::to_owned) else { break };
+        if store.is_deleted(&parent) {
+            chain.push(Ancestor::Deleted);
+            break;
+        }
+        match store.post(&parent) {
+            Some(p) if chain.len() < 100 => {
+                chain.push(Ancestor::Post(parent));
+                current = Some(p.get());
+            }
+            _ => {
+                chain.push(Ancestor::Missing(parent));
+                break;
+            }
+        }
+    }
+    chain.reverse();
+    chain
+}
 
 #[component]
 pub fn Thread() -> impl IntoView {
     let uuid = super::param("uuid");
+    let (api, store) = (use_api(), use_store());
+    let error = RwSignal::new(None::<ApiError>);
+    let attempt = RwSignal::new(0u32);
+    let returning = take_returning();
+
+    // The focused post, unless the store has it.
+    Effect::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_| {
+            let uuid = uuid.get();
+            attempt.track();
+            error.set(None);
+            if uuid.is_empty() || store.post_untracked(&uuid).is_some() || store.is_deleted(&uuid) {
+                return;
+            }
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(async move {
+                match api.get_post(&uuid).await {
+                    Ok(post) => {
+                        store.put_post(post);
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+            });
+        }
+    });
+
+    // The ancestors, one at a time up the chain; a 404 is a deleted post.
+    let chain = Memo::new({
+        let store = store.clone();
+        move |_| ancestors(&store, &uuid.get())
+    });
+    Effect::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_| {
+            if let Some(Ancestor::Missing(parent)) = chain.get().first().cloned() {
+                let (api, store) = (api.clone(), store.clone());
+                spawn_local_scoped_with_cancellation(async move {
+                    match api.get_post(&parent).await {
+                        Ok(post) => {
+                            store.put_post(post);
+                        }
+                        Err(e) if e.is_not_found() => store.mark_deleted(&parent),
+                        Err(_) => {}
+                    }
+                });
+            }
+        }
+    });
+
+    // Replies, oldest first.
+    let list = Signal::derive({
+        let store = store.clone();
+        move || store.list(&format!("replies:{}", uuid.get())).get()
+    });
+    let load_more = Callback::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_| {
+            let uuid = uuid.get_untracked();
+            let list = store.list(&format!("replies:{uuid}"));
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(load_next(list, move |page| async move {
+                let replies = api.replies(&uuid, page).await?;
+                store.put_post(replies.post);
+                Ok(replies.replies.into_iter().map(|p| store.put_post(p)).collect())
+            }));
+        }
+    });
+    Effect::new({
+        let store = store.clone();
+        move |_| {
+            let cached = store.list(&format!("replies:{}", uuid.get())).with_untracked(|l| l.pages_loaded > 0);
+            if cached {
+                if returning {
+                    restore_scroll(&store);
+                }
+            } else {
+                load_more.run(());
+            }
+        }
+    });
+
+    let author = {
+        let store = store.clone();
+        move || {
+            store.post(&uuid.get()).map(|p| {
+                p.with(|p| {
+                    if p.author.display_name.is_empty() {
+                        p.author.username.clone()
+                    } else {
+                        p.author.display_name.clone()
+                    }
+                })
+            })
+        }
+    };
+    let heading = Signal::derive({
+        let author = author.clone();
+        move || author().map(|name| format!("Post by {name}")).unwrap_or_else(|| "Post".into())
+    });
+    let not_found =
+        move || error.with(|e| e.as_ref().is_some_and(ApiError::is_not_found)) || store.is_deleted(&uuid.get());
+
     view! {
-        <Title text="Post · Perch"/>
-        <main id="main" class="page">
-            <h1>"Post"</h1>
-            <p>"Thread of post " <code>{move || uuid.get()}</code> "."</p>
+        <Title text=move || format!("{} · Perch", heading.get())/>
+        <main id="main" class="page thread">
+            {move || if not_found() {
+                view! {
+                    <PageHeading text="Post not found"/>
+                    <p>"This post does not exist, or it was deleted."</p>
+                    <p><A href="/">"Go to your home timeline"</A></p>
+                }.into_any()
+            } else {
+                view! {
+                    <PageHeading text=heading/>
+                    <div class="ancestors">
+                        {move || chain.get().into_iter().map(|a| match a {
+                            Ancestor::Post(uuid) => view! { <PostCard uuid/> }.into_any(),
+                            Ancestor::Deleted => view! { <Tombstone/> }.into_any(),
+                            Ancestor::Missing(_) => view! { <PostSkeleton/> }.into_any(),
+                        }).collect_view()}
+                    </div>
+                    {move || match error.get() {
+                        Some(e) => view! { <ErrorBox error=e retry=Callback::new(move |_| attempt.update(|n| *n += 1))/> }.into_any(),
+                        None => view! { <PostCard uuid=uuid.get() focused=true/> }.into_any(),
+                    }}
+                    <section class="replies" aria-labelledby="replies-heading">
+                        <h2 id="replies-heading">"Replies"</h2>
+                        <Feed list load_more label="Replies" empty="No replies yet."/>
+                    </section>
+                }.into_any()
+            }}
         </main>
     }
 }

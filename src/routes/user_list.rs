@@ -1,10 +1,17 @@
-//! `/user/:id/followers` and `/user/:id/following`: paged lists of users.
+//! `/user/:id/followers` and `/user/:id/following`: the people on either
+//! side of a user's follows, latest first, as cards linking to profiles.
 
-use super::UserKey;
+use super::use_user;
+use crate::components::states::{Empty, ErrorBox};
+use crate::navigation::PageHeading;
+use crate::store::use_store;
+use crate::use_api;
 use leptos::prelude::*;
+use leptos::task::spawn_local_scoped_with_cancellation;
 use leptos_meta::Title;
+use leptos_router::components::A;
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Which {
     Followers,
     Following,
@@ -23,17 +30,110 @@ pub fn Following() -> impl IntoView {
 #[component]
 fn UserList(which: Which) -> impl IntoView {
     let id = super::param("id");
-    let heading = move || {
-        let who = UserKey::parse(&id.get()).label();
+    let (api, store) = (use_api(), use_store());
+    let (user, user_error, retry_user) = use_user(id);
+    let kind = if which == Which::Followers { "followers" } else { "following" };
+    let uuid = Memo::new(move |_| user.with(|u| u.as_ref().map(|u| u.uuid.clone())).unwrap_or_default());
+    let list = Signal::derive({
+        let store = store.clone();
+        move || store.list(&format!("{kind}:{}", uuid.get())).get()
+    });
+    // The interface answers these lists whole: one request fills the list.
+    let load = Callback::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_| {
+            let uuid = uuid.get_untracked();
+            if uuid.is_empty() {
+                return;
+            }
+            let list = store.list(&format!("{kind}:{uuid}"));
+            if list.with_untracked(|l| l.loading) {
+                return;
+            }
+            list.update(|l| {
+                l.loading = true;
+                l.error = None;
+            });
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(async move {
+                let result = match which {
+                    Which::Followers => api.followers(&uuid).await.map(|l| l.followers),
+                    Which::Following => api.following(&uuid).await.map(|l| l.following),
+                };
+                list.update(|l| {
+                    l.loading = false;
+                    match result {
+                        Ok(refs) => {
+                            l.items = store.put_user_refs(refs);
+                            l.done = true;
+                            l.pages_loaded = 1;
+                        }
+                        Err(e) => l.error = Some(e),
+                    }
+                });
+            });
+        }
+    });
+    Effect::new({
+        let store = store.clone();
+        move |_| {
+            let uuid = uuid.get();
+            if !uuid.is_empty() && store.list(&format!("{kind}:{uuid}")).with_untracked(|l| l.pages_loaded == 0) {
+                load.run(());
+            }
+        }
+    });
+
+    let heading = Signal::derive(move || {
+        let who = user.get().map(|u| format!("@{}", u.username)).unwrap_or_else(|| id.get());
         match which {
             Which::Followers => format!("Followers of {who}"),
             Which::Following => format!("Followed by {who}"),
         }
-    };
+    });
     view! {
-        <Title text=move || format!("{} · Perch", heading())/>
-        <main id="main" class="page">
-            <h1>{heading}</h1>
+        <Title text=move || format!("{} · Perch", heading.get())/>
+        <main id="main" class="page user-list">
+            <PageHeading text=heading/>
+            {move || user_error.get().map(|error| view! { <ErrorBox error retry=retry_user/> })}
+            {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load/> })}
+            {move || list.with(|l| l.loading && l.items.is_empty()).then(|| view! { <p role="status">"Loading…"</p> })}
+            {move || list.with(|l| l.done && l.items.is_empty()).then(|| view! {
+                <Empty text=if which == Which::Followers { "Nobody follows this account yet." } else { "This account follows nobody yet." }/>
+            })}
+            <ul class="user-list">
+                <For each=move || list.with(|l| l.items.clone()) key=|uuid| uuid.clone() let:uuid>
+                    <li><UserCard uuid/></li>
+                </For>
+            </ul>
         </main>
+    }
+}
+
+#[component]
+fn UserCard(uuid: String) -> impl IntoView {
+    let store = use_store();
+    let id = uuid.clone();
+    move || match store.user(&id) {
+        Some(user) => {
+            let u = user.get();
+            let name = if u.display_name.is_empty() { u.username.clone() } else { u.display_name.clone() };
+            let alt = format!("{name}'s avatar");
+            view! {
+                <div class="user-card">
+                    {u.avatar.clone().map(|src| view! { <img class="avatar" src=src alt=alt loading="lazy" width="48" height="48"/> })}
+                    <div>
+                        <A href=format!("/user/@{}", u.username) attr:class="author">
+                            <span class="display-name">{name}</span> " " <span class="handle">{format!("@{}", u.username)}</span>
+                        </A>
+                        {(!u.bio.is_empty()).then(|| view! { <p class="bio">{u.bio.clone()}</p> })}
+                    </div>
+                </div>
+            }.into_any()
+        }
+        None => {
+            let id = id.clone();
+            view! { <div class="user-card"><A href=format!("/user/{id}")>{id.clone()}</A></div> }.into_any()
+        }
     }
 }

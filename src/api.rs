@@ -1,0 +1,366 @@
+//! The API client: one async function per operation of the interface and the
+//! OAuth token calls. It adds the Bearer token, refreshes it shortly before
+//! it expires and once on a 401, aborts a request when the page that asked
+//! for it goes away, and turns every failure into one [`ApiError`].
+
+use crate::session::{Session, Signed};
+use gloo_net::http::{Method, RequestBuilder, Response};
+use leptos::prelude::*;
+use perch_model::{
+    ClientConfig, CodeExchange, FollowResult, FollowersList, FollowingList, LikeResult, NewPost, Post, PostUpdate,
+    RefreshRequest, RepliesPage, Scope, Timestamp, TokenSet, User, UserPostsPage,
+};
+use send_wrapper::SendWrapper;
+use serde::de::DeserializeOwned;
+
+/// Why a call failed, told apart as a person needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiError {
+    /// The server could not be reached (or the request was cut off).
+    Network(String),
+    /// 401: the sign-in is missing, expired or revoked.
+    Unauthorized(String),
+    /// 403: the token lacks these scopes, or the action is not allowed here.
+    Forbidden { missing: Vec<Scope>, message: String },
+    /// 404
+    NotFound(String),
+    /// 422: the content was refused; the server says why.
+    Unprocessable(String),
+    /// 429: slow down, for this many seconds when the server says.
+    RateLimited { retry_after: Option<u64>, message: String },
+    /// 5xx
+    Server { status: u16, message: String },
+    /// Any other status (400, 413…).
+    Other { status: u16, message: String },
+    /// A 200 whose body could not be read.
+    Invalid(String),
+}
+
+impl ApiError {
+    /// What went wrong, in words for the person using Perch.
+    pub fn explain(&self) -> String {
+        match self {
+            ApiError::Network(_) => "Perch could not reach the server. Check your connection and try again.".into(),
+            ApiError::Unauthorized(_) => "Your sign-in has expired or is no longer valid. Sign in again.".into(),
+            ApiError::Forbidden { missing, .. } if !missing.is_empty() => format!(
+                "Your sign-in does not allow this: it lacks the permission {}. Sign in again and allow it.",
+                Scope::join(missing)
+            ),
+            ApiError::Forbidden { message, .. } => non_empty(message, "The server does not allow this."),
+            ApiError::NotFound(_) => "This does not exist, or it was deleted.".into(),
+            ApiError::Unprocessable(message) => non_empty(message, "The server refused this text."),
+            ApiError::RateLimited { retry_after: Some(secs), .. } => {
+                format!("The server asks Perch to slow down. Try again in {secs} seconds.")
+            }
+            ApiError::RateLimited { .. } => "The server asks Perch to slow down. Try again in a little while.".into(),
+            ApiError::Server { status, .. } => format!("The server had a problem ({status}). Try again in a moment."),
+            ApiError::Other { status, message } => {
+                non_empty(message, &format!("The server refused the request ({status})."))
+            }
+            ApiError::Invalid(_) => "The server answered with something Perch cannot read.".into(),
+        }
+    }
+
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ApiError::NotFound(_))
+    }
+}
+
+fn non_empty(message: &str, fallback: &str) -> String {
+    if message.trim().is_empty() {
+        fallback.to_owned()
+    } else {
+        message.to_owned()
+    }
+}
+
+/// The scope names a 403 message mentions.
+pub fn scopes_in(message: &str) -> Vec<Scope> {
+    let mut found: Vec<Scope> = Vec::new();
+    for word in message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')) {
+        if let Ok(scope) = word.trim_end_matches('.').parse::<Scope>() {
+            if !found.contains(&scope) {
+                found.push(scope);
+            }
+        }
+    }
+    found
+}
+
+/// How long before expiry a token is refreshed.
+const REFRESH_MARGIN_MS: i64 = 60_000;
+
+#[derive(Clone)]
+pub struct Api {
+    /// `{base_url}` without a trailing slash.
+    base: String,
+    /// The server's root, where `/api/oauth/...` and `/oauth/authorise` live.
+    root: String,
+    session: Session,
+}
+
+/// An abort signal that fires when the current reactive owner is cleaned up
+/// (the page or resource that asked goes away).
+fn abort_on_cleanup() -> Option<web_sys::AbortSignal> {
+    let controller = web_sys::AbortController::new().ok()?;
+    let signal = controller.signal();
+    if Owner::current().is_some() {
+        let controller = SendWrapper::new(controller);
+        on_cleanup(move || controller.abort());
+    }
+    Some(signal)
+}
+
+impl Api {
+    pub fn new(config: &ClientConfig, session: Session) -> Self {
+        let base = config.base().to_owned();
+        let root = server_root(&base);
+        Api { base, root, session }
+    }
+
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
+    async fn token(&self) -> Option<String> {
+        let signed = self.session.signed_untracked()?;
+        let now = js_sys::Date::now() as i64;
+        if let (Some(expires), Some(_)) = (signed.token_expires_at, &signed.refresh_token) {
+            if expires.millis() - now < REFRESH_MARGIN_MS && self.refresh_now(&signed).await.is_ok() {
+                return self.session.signed_untracked().map(|s| s.token);
+            }
+        }
+        Some(signed.token)
+    }
+
+    /// Refreshes the session's tokens; another request may have done it first.
+    async fn refresh_now(&self, before: &Signed) -> Result<(), ApiError> {
+        let Some(refresh_token) = before.refresh_token.clone() else {
+            return Err(ApiError::Unauthorized("no refresh token".into()));
+        };
+        match self.refresh(&refresh_token).await {
+            Ok(tokens) => {
+                self.session.refreshed(tokens);
+                Ok(())
+            }
+            Err(e) => {
+                let now = self.session.signed_untracked();
+                if now.as_ref().is_some_and(|s| s.token != before.token) {
+                    Ok(()) // refreshed meanwhile by another request
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+
+    async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<String>) -> Result<T, ApiError> {
+        let url = format!("{}{path}", self.base);
+        let abort = abort_on_cleanup();
+        let mut retried = false;
+        loop {
+            let token = self.token().await;
+            let mut req = RequestBuilder::new(&url).method(method.clone()).abort_signal(abort.as_ref());
+            if let Some(token) = &token {
+                req = req.header("Authorization", &format!("Bearer {token}"));
+            }
+            let sent = match &body {
+                Some(json) => {
+                    req.header("Content-Type", "application/json")
+                        .body(json.clone())
+                        .map_err(|e| ApiError::Network(e.to_string()))?
+                        .send()
+                        .await
+                }
+                None => req.send().await,
+            };
+            let res = sent.map_err(|e| ApiError::Network(e.to_string()))?;
+            if res.status() == 401 && !retried {
+                if let Some(signed) = self.session.signed_untracked().filter(|s| s.refresh_token.is_some()) {
+                    retried = true;
+                    if self.refresh_now(&signed).await.is_ok() {
+                        continue;
+                    }
+                }
+            }
+            return read(res, &self.session).await;
+        }
+    }
+
+    // The eleven operations.
+
+    pub async fn get_post(&self, uuid: &str) -> Result<Post, ApiError> {
+        self.call(Method::GET, &format!("/post/{}", enc(uuid)), None).await
+    }
+
+    pub async fn replies(&self, uuid: &str, page: u32) -> Result<RepliesPage, ApiError> {
+        self.call(Method::GET, &format!("/post/{}/replies/{page}", enc(uuid)), None).await
+    }
+
+    pub async fn send_post(&self, post: &NewPost) -> Result<Post, ApiError> {
+        self.call(Method::POST, "/post", Some(serde_json::to_string(post).unwrap_or_default())).await
+    }
+
+    pub async fn update_post(&self, uuid: &str, update: &PostUpdate) -> Result<Post, ApiError> {
+        self.call(
+            Method::PATCH,
+            &format!("/post/{}", enc(uuid)),
+            Some(serde_json::to_string(update).unwrap_or_default()),
+        )
+        .await
+    }
+
+    pub async fn delete_post(&self, uuid: &str) -> Result<Post, ApiError> {
+        self.call(Method::DELETE, &format!("/post/{}", enc(uuid)), None).await
+    }
+
+    pub async fn like(&self, uuid: &str) -> Result<LikeResult, ApiError> {
+        self.call(Method::POST, &format!("/post/{}/like", enc(uuid)), None).await
+    }
+
+    /// The token's owner (`GET /user`).
+    pub async fn owner(&self) -> Result<User, ApiError> {
+        self.call(Method::GET, "/user", None).await
+    }
+
+    /// A user by `@username` or uuid.
+    pub async fn user(&self, key: &str) -> Result<User, ApiError> {
+        self.call(Method::GET, &format!("/user/{}", enc(key)), None).await
+    }
+
+    pub async fn user_posts(&self, uuid: &str, page: u32) -> Result<UserPostsPage, ApiError> {
+        self.call(Method::GET, &format!("/user/{}/posts/{page}", enc(uuid)), None).await
+    }
+
+    pub async fn follow(&self, uuid: &str) -> Result<FollowResult, ApiError> {
+        self.call(Method::POST, &format!("/user/{}/follow", enc(uuid)), None).await
+    }
+
+    pub async fn following(&self, uuid: &str) -> Result<FollowingList, ApiError> {
+        self.call(Method::GET, &format!("/user/{}/following", enc(uuid)), None).await
+    }
+
+    pub async fn followers(&self, uuid: &str) -> Result<FollowersList, ApiError> {
+        self.call(Method::GET, &format!("/user/{}/followers", enc(uuid)), None).await
+    }
+
+    // OAuth.
+
+    pub async fn exchange_code(&self, exchange: &CodeExchange) -> Result<TokenSet, ApiError> {
+        self.post_root("/api/oauth/code", serde_json::to_string(exchange).unwrap_or_default()).await
+    }
+
+    pub async fn refresh(&self, refresh_token: &str) -> Result<TokenSet, ApiError> {
+        let body = RefreshRequest { refresh_token: refresh_token.to_owned() };
+        self.post_root("/api/oauth/refreshtoken", serde_json::to_string(&body).unwrap_or_default()).await
+    }
+
+    /// Checks a pasted token by asking who owns it.
+    pub async fn owner_with_token(&self, token: &str) -> Result<User, ApiError> {
+        let res = RequestBuilder::new(&format!("{}/user", self.base))
+            .header("Authorization", &format!("Bearer {token}"))
+            .send()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        read(res, &self.session).await
+    }
+
+    async fn post_root<T: DeserializeOwned>(&self, path: &str, body: String) -> Result<T, ApiError> {
+        let req = RequestBuilder::new(&format!("{}{path}", self.root))
+            .method(Method::POST)
+            .header("Content-Type", "application/json")
+            .body(body)
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        let res = req.send().await.map_err(|e| ApiError::Network(e.to_string()))?;
+        if res.ok() {
+            res.json().await.map_err(|e| ApiError::Invalid(e.to_string()))
+        } else {
+            Err(error_from(res).await)
+        }
+    }
+}
+
+/// Reads a response: the body on 200, else the error (learning missing scopes).
+async fn read<T: DeserializeOwned>(res: Response, session: &Session) -> Result<T, ApiError> {
+    if res.ok() {
+        let text = res.text().await.map_err(|e| ApiError::Network(e.to_string()))?;
+        return serde_json::from_str(&text).map_err(|e| ApiError::Invalid(e.to_string()));
+    }
+    let error = error_from(res).await;
+    if let ApiError::Forbidden { missing, .. } = &error {
+        session.lacks(missing);
+    }
+    Err(error)
+}
+
+async fn error_from(res: Response) -> ApiError {
+    let status = res.status();
+    let retry_after = res.headers().get("retry-after").and_then(|v| v.trim().parse().ok());
+    let message = res.json::<perch_model::ApiError>().await.map(|e| e.message).unwrap_or_default();
+    classify(status, message, retry_after)
+}
+
+/// The error for a status and the server's message.
+pub fn classify(status: u16, message: String, retry_after: Option<u64>) -> ApiError {
+    match status {
+        401 => ApiError::Unauthorized(message),
+        403 => ApiError::Forbidden { missing: scopes_in(&message), message },
+        404 => ApiError::NotFound(message),
+        422 => ApiError::Unprocessable(message),
+        429 => ApiError::RateLimited { retry_after, message },
+        500..=599 => ApiError::Server { status, message },
+        _ => ApiError::Other { status, message },
+    }
+}
+
+/// A path segment, percent-encoded (keeps `@` for usernames).
+fn enc(segment: &str) -> String {
+    js_sys::encode_uri_component(segment).as_string().unwrap_or_default().replace("%40", "@")
+}
+
+/// The origin of an absolute base URL, or this page's origin for a path.
+pub fn server_root(base: &str) -> String {
+    if let Some(rest) = base
+        .strip_prefix("https://")
+        .map(|r| ("https://", r))
+        .or_else(|| base.strip_prefix("http://").map(|r| ("http://", r)))
+    {
+        let (scheme, after) = rest;
+        let host = after.split('/').next().unwrap_or("");
+        return format!("{scheme}{host}");
+    }
+    window().location().origin().unwrap_or_default()
+}
+
+/// Milliseconds now, by the browser's clock.
+pub fn now() -> Timestamp {
+    Timestamp(js_sys::Date::now() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_403_names_its_missing_scopes() {
+        assert_eq!(scopes_in("The token lacks the scopes post.get,post.like."), vec![Scope::PostGet, Scope::PostLike]);
+        assert_eq!(scopes_in("The token lacks the scope user.followers.get."), vec![Scope::UserFollowersGet]);
+        assert_eq!(scopes_in("Only the author of a post may change it."), vec![]);
+    }
+
+    #[test]
+    fn statuses_are_told_apart() {
+        assert!(matches!(classify(401, String::new(), None), ApiError::Unauthorized(_)));
+        assert_eq!(
+            classify(429, "slow".into(), Some(7)).explain(),
+            "The server asks Perch to slow down. Try again in 7 seconds."
+        );
+        assert!(classify(503, String::new(), None).explain().contains("503"));
+        assert_eq!(
+            classify(422, "The post is 1 character over the limit of 500.".into(), None).explain(),
+            "The post is 1 character over the limit of 500."
+        );
+        assert!(classify(403, "lacks the scope reply.post".into(), None).explain().contains("reply.post"));
+        assert!(classify(404, String::new(), None).is_not_found());
+    }
+}

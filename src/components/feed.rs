@@ -1,0 +1,60 @@
+//! A paged list of posts as a `role="feed"`, with Load more (also pressed
+//! automatically when it scrolls into view), its empty state and its error.
+
+use super::post_card::PostCard;
+use super::states::{Empty, ErrorBox};
+use crate::store::Paged;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+#[component]
+pub fn Feed(
+    /// The list in the store.
+    list: Signal<Paged>,
+    /// Loads the next page.
+    load_more: Callback<()>,
+    /// The feed's accessible name.
+    label: &'static str,
+    empty: &'static str,
+) -> impl IntoView {
+    let items = move || list.with(|l| l.items.iter().cloned().enumerate().collect::<Vec<_>>());
+    let button = NodeRef::<leptos::html::Button>::new();
+    // Automatic loading: press Load more when it comes near the screen.
+    Effect::new(move |_| {
+        let Some(el) = button.get() else { return };
+        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            let visible =
+                entries.iter().any(|e| e.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting());
+            if visible {
+                load_more.run(());
+            }
+        });
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin("200px");
+        if let Ok(observer) =
+            web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options)
+        {
+            observer.observe(&el);
+            let observer = send_wrapper::SendWrapper::new(observer);
+            let callback = send_wrapper::SendWrapper::new(callback);
+            on_cleanup(move || {
+                observer.disconnect();
+                drop(callback);
+            });
+        }
+    });
+    view! {
+        <div role="feed" aria-label=label aria-busy=move || list.with(|l| l.loading).to_string()>
+            <For each=items key=|(_, uuid)| uuid.clone() let:((index, uuid))>
+                <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
+            </For>
+        </div>
+        {move || list.with(|l| (l.done && l.items.is_empty() && l.error.is_none()).then(|| view! { <Empty text=empty/> }))}
+        {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
+        <div class="load-more" class:hidden=move || list.with(|l| l.done || l.error.is_some())>
+            <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
+                {move || if list.with(|l| l.loading) { "Loading…" } else { "Load more" }}
+            </button>
+        </div>
+    }
+}

@@ -1,0 +1,153 @@
+//! A post as a card: author, content as text with links, time, counts,
+//! application, lock mark and what it replies to. Each card is an
+//! `<article>`; its time and reply count link to its thread. Content is
+//! rendered as text nodes and links only, never as markup.
+
+use crate::store::use_store;
+use crate::text::{absolute_time, relative_time, relative_time_words, segments, Segment};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use perch_model::{Parent, Post};
+
+/// The content of a post: text, links and mentions.
+#[component]
+pub fn PostContent(content: String) -> impl IntoView {
+    let parts = segments(&content)
+        .into_iter()
+        .map(|segment| match segment {
+            Segment::Text(text) => text.into_any(),
+            Segment::Link(url) => view! {
+                <a href=url.clone() rel="noopener noreferrer nofollow" target="_blank" class="link">{url.clone()}</a>
+            }
+            .into_any(),
+            Segment::Mention(name) => {
+                view! { <A href=format!("/user/@{name}") attr:class="mention">{format!("@{name}")}</A> }.into_any()
+            }
+        })
+        .collect_view();
+    view! { <p class="post-content">{parts}</p> }
+}
+
+/// A `<time>` with the relative time, the absolute one as its title.
+#[component]
+pub fn Time(at: Option<perch_model::Timestamp>) -> impl IntoView {
+    at.map(|at| {
+        let now = js_sys::Date::now() as i64;
+        view! {
+            <time datetime=at.to_rfc3339() title=absolute_time(at) aria-label=relative_time_words(at, now)>
+                {relative_time(at, now)}
+            </time>
+        }
+    })
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "Replying to @name", or to a post whose author is not known here.
+#[component]
+fn ReplyingTo(parent: Parent) -> impl IntoView {
+    let store = use_store();
+    let author = match &parent {
+        Parent::Post(p) => Some(p.author.username.clone()),
+        Parent::Uuid(u) => store.post_untracked(u).map(|p| p.author.username),
+        Parent::None => None,
+    };
+    let uuid = parent.uuid().unwrap_or_default().to_owned();
+    view! {
+        <p class="replying-to">
+            "Replying to "
+            {match author {
+                Some(name) => view! { <A href=format!("/user/@{name}")>{format!("@{name}")}</A> }.into_any(),
+                None => view! { <A href=format!("/post/{uuid}")>"a post"</A> }.into_any(),
+            }}
+        </p>
+    }
+}
+
+/// One post from the store, or its tombstone once deleted.
+#[component]
+pub fn PostCard(
+    uuid: String,
+    /// The post a thread is about: emphasised.
+    #[prop(optional)]
+    focused: bool,
+    /// Position in a feed (1-based) and the feed's size (-1 while unknown),
+    /// for `aria-posinset`/`aria-setsize`.
+    #[prop(optional)]
+    position: Option<(usize, i32)>,
+) -> impl IntoView {
+    let store = use_store();
+    let id = uuid.clone();
+    move || {
+        if store.is_deleted(&id) {
+            return view! { <Tombstone/> }.into_any();
+        }
+        match store.post(&id) {
+            Some(post) => view! { <Card post=post.get() focused position/> }.into_any(),
+            None => view! { <PostSkeleton/> }.into_any(),
+        }
+    }
+}
+
+#[component]
+fn Card(post: Post, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
+    let thread = format!("/post/{}", post.uuid);
+    let author = post.author.clone();
+    let profile = format!("/user/@{}", author.username);
+    let heading_id = format!("post-{}", post.uuid);
+    let labelled_by = heading_id.clone();
+    let avatar_alt =
+        format!("{}'s avatar", if author.display_name.is_empty() { &author.username } else { &author.display_name });
+    let name = if author.display_name.is_empty() { author.username.clone() } else { author.display_name.clone() };
+    let class = if focused { "post focused" } else { "post" };
+    view! {
+        <article
+            class=class
+            aria-labelledby=labelled_by
+            aria-posinset=position.map(|p| p.0)
+            aria-setsize=position.map(|p| p.1)
+            tabindex="-1"
+            data-uuid=post.uuid.clone()
+        >
+            <header class="post-head">
+                {author.avatar.clone().map(|src| view! {
+                    <img class="avatar" src=src alt=avatar_alt.clone() loading="lazy" width="48" height="48"/>
+                })}
+                <A href=profile.clone() attr:class="author" attr:id=heading_id>
+                    <span class="display-name">{name}</span>
+                    " "
+                    <span class="handle">{format!("@{}", author.username)}</span>
+                </A>
+                <A href=thread.clone() attr:class="time-link"><Time at=post.created_at/></A>
+            </header>
+            {post.parent.is_reply().then(|| view! { <ReplyingTo parent=post.parent.clone()/> })}
+            <PostContent content=post.content.clone()/>
+            <footer class="post-meta">
+                <A href=thread>{plural(post.reply_count, "reply", "replies")}</A>
+                <span>{plural(post.like_count, "like", "likes")}</span>
+                {post.locked.then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
+                {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}
+            </footer>
+        </article>
+    }
+}
+
+/// What a deleted post leaves in a thread.
+#[component]
+pub fn Tombstone() -> impl IntoView {
+    view! { <article class="post tombstone"><p>"This post was deleted."</p></article> }
+}
+
+/// A placeholder the shape of a post while it loads.
+#[component]
+pub fn PostSkeleton() -> impl IntoView {
+    view! {
+        <div class="post skeleton" aria-hidden="true">
+            <div class="skeleton-line short"></div>
+            <div class="skeleton-line"></div>
+            <div class="skeleton-line"></div>
+        </div>
+    }
+}

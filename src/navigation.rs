@@ -1,0 +1,67 @@
+//! Staying in place: the scroll position of each address is saved when the
+//! person follows a link away from it, and given back when they return with
+//! Back or Forward to a page the store still has. Also moves focus to the
+//! page heading after a navigation.
+
+use crate::store::Store;
+use leptos::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static RETURNING: AtomicBool = AtomicBool::new(false);
+
+fn address() -> String {
+    let location = window().location();
+    format!("{}{}", location.pathname().unwrap_or_default(), location.search().unwrap_or_default())
+}
+
+/// Installs the listeners for the whole visit; call once, in the shell.
+pub fn install(store: Store) {
+    use wasm_bindgen::prelude::*;
+    if let Ok(history) = window().history() {
+        let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
+    }
+    // Capture phase: runs before the router handles the click and scrolls.
+    let save = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+        store.save_scroll(&address(), window().scroll_y().unwrap_or(0.0));
+    })
+    .into_js_value();
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_capture(true);
+    let _ = window().add_event_listener_with_callback_and_add_event_listener_options(
+        "click",
+        save.unchecked_ref(),
+        &options,
+    );
+    let returning = Closure::<dyn Fn(web_sys::Event)>::new(|_: web_sys::Event| RETURNING.store(true, Ordering::SeqCst))
+        .into_js_value();
+    let _ = window().add_event_listener_with_callback("popstate", returning.unchecked_ref());
+}
+
+/// Whether this page was reached with Back or Forward (and forgets it).
+pub fn take_returning() -> bool {
+    RETURNING.swap(false, Ordering::SeqCst)
+}
+
+/// After the next frame, scrolls to where the person left this address.
+pub fn restore_scroll(store: &Store) {
+    if let Some(y) = store.scroll(&address()) {
+        request_animation_frame(move || window().scroll_to_with_x_and_y(0.0, y));
+    }
+}
+
+/// An `h1` that takes focus when it appears, so screen readers and keyboard
+/// users start at the new page's title.
+#[component]
+pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
+    let heading = NodeRef::<leptos::html::H1>::new();
+    Effect::new(move |_| {
+        if let Some(h) = heading.get() {
+            let _ = h.focus_with_options(&{
+                let o = web_sys::FocusOptions::new();
+                o.set_prevent_scroll(true);
+                o
+            });
+        }
+    });
+    view! { <h1 tabindex="-1" node_ref=heading class="page-heading">{move || text.get()}</h1> }
+}

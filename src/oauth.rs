@@ -1,0 +1,135 @@
+//! The browser's half of the OAuth code flow with PKCE (S256) and `state`:
+//! starting it (the verifier and state wait in `sessionStorage`) and
+//! finishing it on `/oauth/callback`.
+
+use crate::api::Api;
+use crate::session::{Session, Signed};
+use perch_model::{ClientConfig, CodeExchange, Scope};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+const PENDING_KEY: &str = "perch.oauth.pending";
+
+/// What the callback needs from the start of the flow.
+#[derive(Serialize, Deserialize)]
+struct Pending {
+    verifier: String,
+    state: String,
+    return_to: String,
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// `n` random bytes from the browser's CSPRNG, base64url.
+fn random(n: usize) -> Result<String, String> {
+    let crypto = web_sys::window().and_then(|w| w.crypto().ok()).ok_or("This browser has no cryptography support.")?;
+    let mut bytes = vec![0u8; n];
+    crypto.get_random_values_with_u8_array(&mut bytes).map_err(|_| "Random numbers are not available.")?;
+    Ok(base64url(&bytes))
+}
+
+/// Base64url without padding (RFC 4648 §5).
+pub fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | (*b as u32) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// BASE64URL(SHA-256(verifier)), with the browser's SubtleCrypto.
+async fn challenge(verifier: &str) -> Result<String, String> {
+    let subtle = web_sys::window()
+        .and_then(|w| w.crypto().ok())
+        .map(|c| c.subtle())
+        .ok_or("Signing in needs a secure page (https or localhost).")?;
+    let mut data = verifier.as_bytes().to_vec();
+    let promise = subtle
+        .digest_with_str_and_u8_array("SHA-256", &mut data)
+        .map_err(|_| "Signing in needs a secure page (https or localhost).")?;
+    let digest = JsFuture::from(promise).await.map_err(|_| "The browser could not hash the sign-in code.")?;
+    let bytes = js_sys::Uint8Array::new(&digest.unchecked_into::<js_sys::ArrayBuffer>()).to_vec();
+    Ok(base64url(&bytes))
+}
+
+fn enc(s: &str) -> String {
+    js_sys::encode_uri_component(s).as_string().unwrap_or_default()
+}
+
+/// This app's callback address.
+pub fn redirect_uri() -> String {
+    format!("{}/oauth/callback", leptos::prelude::window().location().origin().unwrap_or_default())
+}
+
+/// Sends the browser to the server's sign-in page, asking for every scope
+/// the app can use; after sign-in the person comes back to `return_to`.
+pub async fn start(api: &Api, config: &ClientConfig, return_to: String) -> Result<(), String> {
+    let verifier = random(32)?;
+    let state = random(16)?;
+    let code_challenge = challenge(&verifier).await?;
+    let pending = Pending { verifier, state: state.clone(), return_to };
+    session_storage()
+        .and_then(|s| s.set_item(PENDING_KEY, &serde_json::to_string(&pending).ok()?).ok())
+        .ok_or("This browser does not allow Perch to remember the sign-in.")?;
+    let url = format!(
+        "{}/oauth/authorise?application_id={}&redirect_uri={}&scopes={}&state={}&code_challenge={}&code_challenge_method=S256",
+        api.root(),
+        enc(&config.application_id),
+        enc(&redirect_uri()),
+        enc(&Scope::join(&Scope::ALL)),
+        enc(&state),
+        enc(&code_challenge),
+    );
+    leptos::prelude::window()
+        .location()
+        .assign(&url)
+        .map_err(|_| "The browser refused to open the sign-in page.".to_owned())
+}
+
+/// Finishes the flow from the callback's query: checks `state`, exchanges
+/// the code, learns who signed in. Returns where to go next.
+pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String, String> {
+    let params = web_sys::UrlSearchParams::new_with_str(search).map_err(|_| "The sign-in answer could not be read.")?;
+    let pending: Option<Pending> = session_storage()
+        .and_then(|s| s.get_item(PENDING_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str(&text).ok());
+    if let Some(storage) = session_storage() {
+        let _ = storage.remove_item(PENDING_KEY);
+    }
+    if params.get("error").as_deref() == Some("access_denied") {
+        return Err("Sign-in was cancelled: you chose Deny.".into());
+    }
+    let pending = pending.ok_or("This sign-in was not started from this tab, or it was already used. Start again.")?;
+    if params.get("state").as_deref() != Some(pending.state.as_str()) {
+        return Err("The sign-in answer does not match the request Perch made. Start again.".into());
+    }
+    let code = params.get("code").ok_or("The server sent no sign-in code.")?;
+    let tokens =
+        api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
+    let user = api.owner_with_token(&tokens.token).await.map_err(|e| e.explain())?;
+    session.sign_in(Signed::from_tokens(tokens, user));
+    Ok(pending.return_to)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64url_matches_rfc_4648_vectors() {
+        use super::base64url;
+        assert_eq!(base64url(b""), "");
+        assert_eq!(base64url(b"f"), "Zg");
+        assert_eq!(base64url(b"fo"), "Zm8");
+        assert_eq!(base64url(b"foo"), "Zm9v");
+        assert_eq!(base64url(b"foob"), "Zm9vYg");
+        assert_eq!(base64url(b"fooba"), "Zm9vYmE");
+        assert_eq!(base64url(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+    }
+}

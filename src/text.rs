@@ -1,0 +1,187 @@
+//! Post content as the card shows it: plain text cut into runs of text,
+//! `http(s)` links and `@username` mentions. Nothing here ever becomes
+//! markup; the card renders each run as a text node or a link.
+//! Also: relative and absolute times for `<time>` elements.
+
+use perch_model::Timestamp;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    Text(String),
+    /// An `http://` or `https://` address.
+    Link(String),
+    /// A username, without the `@`.
+    Mention(String),
+}
+
+/// Characters that end a link when they close it, as in "see https://a.b/c."
+const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '\'', '"', ')', ']', '}', '>'];
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Cuts `content` into text, links and mentions.
+pub fn segments(content: &str) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    let mut text = String::new();
+    let mut rest = content;
+    let mut prev: Option<char> = None;
+    while let Some(c) = rest.chars().next() {
+        let boundary = prev.is_none_or(|p| !is_name_char(p) && p != '/');
+        if boundary && (rest.starts_with("https://") || rest.starts_with("http://")) {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let mut url = &rest[..end];
+            // Trim closing punctuation, keeping a ')' that closes a '(' inside the link.
+            while let Some(last) = url.chars().last() {
+                let balanced = last == ')' && url.matches('(').count() >= url.matches(')').count();
+                if TRAILING.contains(&last) && !balanced {
+                    url = &url[..url.len() - last.len_utf8()];
+                } else {
+                    break;
+                }
+            }
+            let scheme_len = if url.starts_with("https://") { 8 } else { 7 };
+            if url.len() > scheme_len {
+                if !text.is_empty() {
+                    out.push(Segment::Text(std::mem::take(&mut text)));
+                }
+                out.push(Segment::Link(url.to_owned()));
+                prev = url.chars().last();
+                rest = &rest[url.len()..];
+                continue;
+            }
+        }
+        if c == '@' && prev.is_none_or(|p| !is_name_char(p) && p != '@') {
+            let name_len = rest[1..].chars().take_while(|&c| is_name_char(c)).count();
+            if (1..=30).contains(&name_len) {
+                let name = &rest[1..1 + name_len];
+                if !text.is_empty() {
+                    out.push(Segment::Text(std::mem::take(&mut text)));
+                }
+                out.push(Segment::Mention(name.to_owned()));
+                prev = name.chars().last();
+                rest = &rest[1 + name_len..];
+                continue;
+            }
+        }
+        text.push(c);
+        prev = Some(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    if !text.is_empty() {
+        out.push(Segment::Text(text));
+    }
+    out
+}
+
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// A short time relative to `now_ms`: "now", "5m", "3h", "2d", "Nov 3", "Nov 3, 2025".
+pub fn relative_time(at: Timestamp, now_ms: i64) -> String {
+    let secs = (now_ms - at.millis()).max(0) / 1000;
+    match secs {
+        0..=44 => "now".into(),
+        45..=3599 => format!("{}m", (secs + 30) / 60),
+        3600..=86_399 => format!("{}h", secs / 3600),
+        86_400..=604_799 => format!("{}d", secs / 86_400),
+        _ => {
+            let (y, m, d, ..) = at.parts();
+            let (now_y, ..) = Timestamp(now_ms).parts();
+            if y == now_y {
+                format!("{} {d}", MONTHS[(m - 1) as usize])
+            } else {
+                format!("{} {d}, {y}", MONTHS[(m - 1) as usize])
+            }
+        }
+    }
+}
+
+/// The same, in words for screen readers: "5 minutes ago".
+pub fn relative_time_words(at: Timestamp, now_ms: i64) -> String {
+    let secs = (now_ms - at.millis()).max(0) / 1000;
+    let plural = |n: i64, unit: &str| format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" });
+    match secs {
+        0..=44 => "just now".into(),
+        45..=3599 => plural((secs + 30) / 60, "minute"),
+        3600..=86_399 => plural(secs / 3600, "hour"),
+        86_400..=604_799 => plural(secs / 86_400, "day"),
+        _ => absolute_time(at),
+    }
+}
+
+/// The absolute time in UTC: "22 Nov 2026, 12:00 UTC".
+pub fn absolute_time(at: Timestamp) -> String {
+    let (y, m, d, h, mi, ..) = at.parts();
+    format!("{d} {} {y}, {h:02}:{mi:02} UTC", MONTHS[(m - 1) as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Segment::*;
+
+    fn t(s: &str) -> Segment {
+        Text(s.into())
+    }
+
+    #[test]
+    fn links_are_cut_out_without_trailing_punctuation() {
+        assert_eq!(
+            segments("see https://example.org/a?b=1#c. Next"),
+            vec![t("see "), Link("https://example.org/a?b=1#c".into()), t(". Next")]
+        );
+        assert_eq!(
+            segments("(http://x.io/wiki/Foo_(bar))"),
+            vec![t("("), Link("http://x.io/wiki/Foo_(bar)".into()), t(")")]
+        );
+        assert_eq!(segments("https://"), vec![t("https://")], "a scheme alone is text");
+        assert_eq!(segments("ftp://x.io javascript:alert(1)"), vec![t("ftp://x.io javascript:alert(1)")]);
+        assert_eq!(segments("xhttps://a.b"), vec![t("xhttps://a.b")], "only at a word start");
+    }
+
+    #[test]
+    fn mentions_are_usernames_after_an_at() {
+        assert_eq!(segments("hi @ada_l!"), vec![t("hi "), Mention("ada_l".into()), t("!")]);
+        assert_eq!(segments("@bob"), vec![Mention("bob".into())]);
+        assert_eq!(segments("mail ada@example.org"), vec![t("mail ada@example.org")], "not inside a word");
+        assert_eq!(segments("@ alone, @@x"), vec![t("@ alone, @@x")]);
+        let long = format!("@{}", "a".repeat(31));
+        assert_eq!(segments(&long), vec![t(&long)], "longer than a username can be");
+    }
+
+    #[test]
+    fn markup_stays_text() {
+        let evil = "<script>alert(1)</script><img src=x onerror=alert(2)>";
+        assert_eq!(segments(evil), vec![t(evil)]);
+    }
+
+    #[test]
+    fn everything_is_kept_in_order() {
+        let s = "漢字 @yuki https://a.b/ç 🙂";
+        let joined: String = segments(s)
+            .into_iter()
+            .map(|seg| match seg {
+                Text(x) | Link(x) => x,
+                Mention(m) => format!("@{m}"),
+            })
+            .collect();
+        assert_eq!(joined, s);
+    }
+
+    #[test]
+    fn relative_times() {
+        let now = Timestamp::parse("2026-11-22T12:00:00Z").unwrap().millis();
+        let ago = |secs: i64| Timestamp(now - secs * 1000);
+        assert_eq!(relative_time(ago(10), now), "now");
+        assert_eq!(relative_time(ago(-30), now), "now", "a clock a little ahead is not the future");
+        assert_eq!(relative_time(ago(5 * 60), now), "5m");
+        assert_eq!(relative_time(ago(3 * 3600 + 59), now), "3h");
+        assert_eq!(relative_time(ago(2 * 86_400), now), "2d");
+        assert_eq!(relative_time(ago(19 * 86_400), now), "Nov 3");
+        assert_eq!(relative_time(Timestamp::parse("2025-06-01T00:00:00Z").unwrap(), now), "Jun 1, 2025");
+        assert_eq!(relative_time_words(ago(60), now), "1 minute ago");
+        assert_eq!(relative_time_words(ago(7200), now), "2 hours ago");
+        assert_eq!(absolute_time(ago(0)), "22 Nov 2026, 12:00 UTC");
+    }
+}
