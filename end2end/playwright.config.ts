@@ -1,6 +1,6 @@
 // Playwright runs the built app (../dist) served by the real perch-server
 // (the debug build that `cargo test --workspace` already made) on a fresh
-// database, in Debian's Chromium. Nothing here downloads a browser.
+// database with the demo data, in Debian's Chromium. Nothing here downloads a browser.
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.PERCH_E2E_PORT ?? 8091);
@@ -29,7 +29,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ../dist`,
+    command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ../dist`,
     url: `http://127.0.0.1:${port}/api/v1/ping`,
     reuseExistingServer: false,
     timeout: 60_000,

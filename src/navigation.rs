@@ -8,6 +8,10 @@ use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static RETURNING: AtomicBool = AtomicBool::new(false);
+/// Set by the first click or Back/Forward: from then on a new page's heading
+/// takes focus. The first page of a visit leaves focus where the browser
+/// puts it, so the skip link stays the first stop.
+static NAVIGATED: AtomicBool = AtomicBool::new(false);
 
 fn address() -> String {
     let location = window().location();
@@ -22,6 +26,7 @@ pub fn install(store: Store) {
     }
     // Capture phase: runs before the router handles the click and scrolls.
     let save = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+        NAVIGATED.store(true, Ordering::SeqCst);
         store.save_scroll(&address(), window().scroll_y().unwrap_or(0.0));
     })
     .into_js_value();
@@ -49,13 +54,15 @@ pub fn restore_scroll(store: &Store) {
     }
 }
 
-/// An `h1` that takes focus when it appears, so screen readers and keyboard
-/// users start at the new page's title.
+/// An `h1` that takes focus when it appears after a navigation, so screen
+/// readers and keyboard users start at the new page's title; never while
+/// something else on the page has focus.
 #[component]
 pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
     let heading = NodeRef::<leptos::html::H1>::new();
     Effect::new(move |_| {
-        if let Some(h) = heading.get() {
+        let nothing_focused = document().active_element().is_none_or(|el| el.tag_name() == "BODY");
+        if let Some(h) = heading.get().filter(|_| nothing_focused && NAVIGATED.load(Ordering::SeqCst)) {
             let _ = h.focus_with_options(&{
                 let o = web_sys::FocusOptions::new();
                 o.set_prevent_scroll(true);

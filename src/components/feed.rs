@@ -44,7 +44,11 @@ pub fn Feed(
         }
     });
     view! {
-        <div role="feed" aria-label=label aria-busy=move || list.with(|l| l.loading).to_string()>
+        <div
+            role=move || list.with(|l| !l.items.is_empty()).then_some("feed")
+            aria-label=move || list.with(|l| !l.items.is_empty()).then_some(label)
+            aria-busy=move || list.with(|l| l.loading).to_string()
+        >
             <For each=items key=|(_, uuid)| uuid.clone() let:((index, uuid))>
                 <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
             </For>

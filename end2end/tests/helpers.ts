@@ -1,0 +1,36 @@
+// Helpers shared by the specs: tokens from the real perch-server command
+// line (on the database the test server uses), and signing in through the app.
+import { execFileSync } from 'node:child_process';
+import { expect, type Page } from '@playwright/test';
+
+export const SERVER_BIN = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
+export const DB = '.tmp/db/e2e.db';
+export const ALL_SCOPES = [
+  'post.get', 'post.send', 'post.edit', 'post.delete', 'post.like',
+  'reply.get', 'reply.post', 'reply.edit', 'reply.delete', 'reply.like',
+  'user.get', 'user.email', 'user.follow', 'user.following.get', 'user.followers.get',
+];
+
+/** A fresh access token for `username`, made by `perch-server token`. */
+export function token(username: string, scopes: string[] = ALL_SCOPES): string {
+  const out = execFileSync(SERVER_BIN, ['--db', DB, 'token', username, '--scopes', scopes.join(',')], { encoding: 'utf8' });
+  return out.trim().split('\n').pop()!.trim();
+}
+
+/** Signs in with the Access token form, as a person with a token would. */
+export async function signInWithToken(page: Page, username: string, scopes?: string[]) {
+  await page.goto('/signin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  const signOut = page.getByRole('main').getByRole('button', { name: 'Sign out' });
+  if (await signOut.isVisible()) await signOut.click();
+  await page.getByLabel('Access token', { exact: true }).fill(token(username, scopes));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+}
+
+/** Calls the API directly with a token, for finding ids to visit. */
+export async function api(page: Page, tok: string, path: string) {
+  const res = await page.request.get(`/api/v1${path}`, { headers: { Authorization: `Bearer ${tok}` } });
+  expect(res.ok()).toBeTruthy();
+  return res.json();
+}

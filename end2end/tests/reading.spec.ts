@@ -1,0 +1,169 @@
+// Reading with the real server and the demo data: signing in both ways,
+// profiles, threads with their ancestors, paging, back navigation, errors.
+import { test, expect, expectAccessible } from './fixtures';
+import { api, signInWithToken, token, ALL_SCOPES } from './helpers';
+
+test('sign in through the server consent page with PKCE, then sign out', async ({ page }) => {
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/oauth\/authorise\?/);
+  await expect(page.getByRole('heading', { name: 'Sign in to Perch' })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('Username').fill('mira');
+  await page.getByLabel('Password').fill('perch-demo');
+  await page.getByRole('checkbox', { name: /see your email address/ }).uncheck();
+  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page).not.toHaveURL(/code=/);
+  await expect(page.getByRole('main').getByText('Signed in as Mira Okafor')).toBeVisible();
+
+  // The account menu says who and what the token may do (user.email was unticked).
+  await page.locator('.account-menu summary').click();
+  const panel = page.locator('.account-panel');
+  await expect(panel).toContainText('post.send');
+  await expect(panel).not.toContainText('user.email');
+  const stored = await page.evaluate(() => localStorage.getItem('perch.session') ?? '');
+  expect(stored).toContain('refresh_token');
+  expect(page.url()).not.toContain(JSON.parse(stored).token);
+
+  await panel.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('perch.session'))).toBeNull();
+});
+
+test('sign in with a token; a bad token is refused and explained', async ({ page }) => {
+  await page.goto('/signin');
+  await page.getByLabel('Access token', { exact: true }).fill('not-a-real-token');
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.getByRole('alert')).toContainText('Sign in again');
+  await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('not-a-real-token');
+  await signInWithToken(page, 'tomas');
+  await expect(page.getByRole('main').getByText('Signed in as Tomás Herrera')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('main').getByText('Signed in as Tomás Herrera')).toBeVisible();
+});
+
+test('a profile by @name and by uuid, with its posts and counts', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.goto('/user/@leila');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ليلى حداد (Leila)');
+  await expect(page.getByText('Translator between three languages and two cats.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Badges' })).toContainText('verified');
+  const feed = page.getByRole('feed', { name: 'Posts' });
+  await expect(feed.getByRole('article')).toHaveCount(15);
+  await expect(feed.getByRole('article').first()).toHaveAttribute('aria-posinset', '1');
+  await expectAccessible(page);
+
+  const leila = await api(page, token('mira'), '/user/@leila');
+  await page.goto(`/user/${leila.uuid}`);
+  await expect(page).toHaveURL(/\/user\/@leila$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ليلى حداد (Leila)');
+
+  await page.getByRole('link', { name: /followers?$/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @leila');
+  await expect(page.locator('.user-card').first()).toBeVisible();
+  await expect(page.locator('.user-card')).toHaveCount(leila.follow_count);
+});
+
+test('the own profile shows the email only with user.email', async ({ page }) => {
+  await signInWithToken(page, 'ines');
+  await page.goto('/user/@ines');
+  await expect(page.getByText('Email: ines@perch.example')).toBeVisible();
+  await expect(page.getByText('(verified)')).toBeVisible();
+  await signInWithToken(page, 'ines', ALL_SCOPES.filter((s) => s !== 'user.email'));
+  await page.goto('/user/@ines');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inês Carvalho');
+  await expect(page.getByText('Email:')).toHaveCount(0);
+});
+
+test('a deep reply shows its ancestors up to the root', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const tok = token('mira');
+  // Walk the demo's long thread down from a post with replies to the deepest reply.
+  const me = await api(page, tok, '/user');
+  const posts = (await api(page, tok, `/user/${me.uuid}/posts/1`)).posts as any[];
+  let deepest = posts.find((p) => String(p.content).includes('level 6 of the long thread'));
+  for (let page_ = 2; !deepest && page_ < 15; page_++) {
+    const more = (await api(page, tok, `/user/${me.uuid}/posts/${page_}`)).posts as any[];
+    deepest = more.find((p) => String(p.content).includes('level 6 of the long thread'));
+  }
+  expect(deepest, 'the demo has a six-level thread ending with mira').toBeTruthy();
+  await page.goto(`/post/${deepest.uuid}`);
+  const focused = page.locator('article.focused');
+  await expect(focused).toContainText('level 6 of the long thread');
+  await expect(focused).toContainText('Replying to @');
+  const ancestors = page.locator('.ancestors article');
+  await expect(ancestors).toHaveCount(6);
+  await expect(ancestors.nth(5)).toContainText('level 5');
+  await expect(ancestors.first()).not.toContainText('Replying to');
+  await expectAccessible(page);
+});
+
+test('a thread pages its replies with Load more', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const tok = token('mira');
+  // The demo has one post with more than a page of replies; find it through its author.
+  let popular: any;
+  for (const name of ['mira', 'tomas', 'yuki', 'leila', 'sam', 'ines', 'arjun', 'olga']) {
+    const user = await api(page, tok, `/user/@${name}`);
+    for (let p = 1; p <= 10 && !popular; p++) {
+      const list = (await api(page, tok, `/user/${user.uuid}/posts/${p}`)).posts as any[];
+      popular = list.find((post) => post.reply_count > 15);
+      if (list.length < 15) break;
+    }
+    if (popular) break;
+  }
+  expect(popular).toBeTruthy();
+  await page.goto(`/post/${popular.uuid}`);
+  const replies = page.getByRole('feed', { name: 'Replies' }).getByRole('article');
+  await expect(replies).toHaveCount(15);
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(replies).toHaveCount(popular.reply_count);
+  await expect(page.getByRole('button', { name: 'Load more' })).toBeHidden();
+});
+
+test('back navigation restores the page and its scroll position without a request', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.goto('/user/@tomas');
+  const feed = page.getByRole('feed', { name: 'Posts' });
+  await expect(feed.getByRole('article')).toHaveCount(15);
+  const target = feed.getByRole('article').nth(10);
+  await target.scrollIntoViewIfNeeded();
+  const y = await page.evaluate(() => window.scrollY);
+  expect(y).toBeGreaterThan(200);
+  await target.getByRole('link', { name: /repl(y|ies)$/ }).click();
+  await expect(page).toHaveURL(/\/post\//);
+  await expect(page.locator('article.focused')).toBeVisible();
+
+  const requests: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/api/')) requests.push(r.url()); });
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tomás Herrera');
+  await expect(feed.getByRole('article')).toHaveCount(15);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(y - 50);
+  expect(await page.evaluate(() => window.scrollY)).toBeLessThan(y + 50);
+  expect(requests, 'no request on the way back').toEqual([]);
+});
+
+test('unknown posts and users have their own pages', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.goto('/post/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Post not found');
+  await expectAccessible(page);
+  await page.goto('/user/@nobody_here');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('User not found');
+});
+
+test('a token without user.followers.get sees which permission is missing', async ({ page }) => {
+  await signInWithToken(page, 'mira', ALL_SCOPES.filter((s) => s !== 'user.followers.get'));
+  await page.goto('/user/@sam/followers');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('user.followers.get');
+  await expect(alert.getByRole('link', { name: 'Sign in again' })).toBeVisible();
+  await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('signed out, pages explain that a sign-in is needed', async ({ page }) => {
+  await page.goto('/user/@mira');
+  await expect(page.getByRole('alert')).toContainText('Sign in again');
+});
