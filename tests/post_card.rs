@@ -46,7 +46,8 @@ fn now_secs() -> i64 {
 #[wasm_bindgen_test]
 async fn markup_in_content_is_shown_as_text() {
     let evil = r#"<script>window.pwned=1</script><img src=x onerror="window.pwned=2"> <b>bold</b>"#;
-    let json = serde_json::json!({"uuid": "p1", "content": evil, "author": {"uuid": "u1", "username": "eve"}}).to_string();
+    let json =
+        serde_json::json!({"uuid": "p1", "content": evil, "author": {"uuid": "u1", "username": "eve"}}).to_string();
     let article = card(&json).await;
     let content = article.query_selector(".post-content").unwrap().unwrap();
     assert_eq!(content.text_content().unwrap(), evil, "every character visible as typed");
@@ -117,6 +118,8 @@ async fn a_locked_post_from_an_application_says_so() {
     .to_string();
     let article = card(&json).await;
     let text = article.text_content().unwrap();
-    assert!(text.contains("Locked") && text.contains("via Perch") && text.contains("1 reply") && text.contains("1 like"));
+    assert!(
+        text.contains("Locked") && text.contains("via Perch") && text.contains("1 reply") && text.contains("1 like")
+    );
     assert_eq!(article.tag_name(), "ARTICLE");
 }

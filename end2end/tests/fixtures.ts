@@ -1,5 +1,6 @@
 // The `test` every spec imports: after each test, axe-core audits the page it
-// ended on, and `visit` audits every page it opens. Any violation fails.
+// ended on, and `visit` audits every page it opens; any Content-Security-Policy
+// violation the browser reports during a test fails it too.
 import { test as base, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
@@ -22,7 +23,12 @@ export const test = base.extend<{ visit: (path: string) => Promise<void>; auditA
   },
   auditAfter: [
     async ({ page }, use, testInfo) => {
+      const blocked: string[] = [];
+      page.on('console', (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) blocked.push(msg.text());
+      });
       await use();
+      expect(blocked, 'Content-Security-Policy violations').toEqual([]);
       if (testInfo.status === testInfo.expectedStatus && page.url() !== 'about:blank') {
         await expectAccessible(page);
       }

@@ -48,6 +48,16 @@ enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
+    /// Print the Content-Security-Policy header for a built index.html, for
+    /// hosting the app on another web server.
+    Csp {
+        /// The built app's index.html.
+        #[arg(default_value = "dist/index.html")]
+        index: PathBuf,
+        /// The API's origin when it is not the app's own, e.g. https://api.example.org.
+        #[arg(long = "connect")]
+        connect_to: Vec<String>,
+    },
     /// Print a new access token for USERNAME as the last line.
     Token {
         username: String,
@@ -116,6 +126,14 @@ async fn main() -> anyhow::Result<()> {
                 accounts::NewUser { username: username.clone(), display_name, email, password, ..Default::default() };
             let (_, uuid) = accounts::add_user(&pool, new).await?;
             println!("Created @{username} ({uuid}).");
+            Ok(())
+        }
+        Command::Csp { index, connect_to } => {
+            let html = std::fs::read_to_string(&index).map_err(|e| anyhow::anyhow!("{}: {e}", index.display()))?;
+            println!(
+                "Content-Security-Policy: {}",
+                perch_server::static_app::content_security_policy(&html, &connect_to)
+            );
             Ok(())
         }
         Command::Token { username, scopes, days } => {

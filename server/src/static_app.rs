@@ -29,11 +29,63 @@ fn cache_control<B>(req: &Request<B>) -> Option<HeaderValue> {
     Some(HeaderValue::from_static(if hashed { "public, max-age=31536000, immutable" } else { "no-cache" }))
 }
 
+/// The bodies of the inline `<script>` elements of a page (those without `src`).
+fn inline_scripts(html: &str) -> Vec<&str> {
+    let mut scripts = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<script") {
+        let after = &rest[start..];
+        let Some(tag_end) = after.find('>') else { break };
+        let tag = &after[..tag_end];
+        let body_start = &after[tag_end + 1..];
+        let Some(close) = body_start.find("</script>") else { break };
+        if !tag.contains("src=") {
+            scripts.push(&body_start[..close]);
+        }
+        rest = &body_start[close..];
+    }
+    scripts
+}
+
+/// The Content-Security-Policy for the app: scripts only from this origin
+/// and the inline loader trunk wrote (by hash), wasm compilation, styles
+/// from this origin, avatars from any https host, API calls to this origin
+/// and `connect_to`.
+pub fn content_security_policy(index_html: &str, connect_to: &[String]) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let hashes: String = inline_scripts(index_html)
+        .into_iter()
+        .map(|body| {
+            format!(
+                " 'sha256-{}'",
+                base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(body.as_bytes()))
+            )
+        })
+        .collect();
+    let connect: String = connect_to.iter().map(|o| format!(" {}", o.trim_end_matches('/'))).collect();
+    format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self'; img-src 'self' https: data:; \
+         connect-src 'self'{connect}; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
 pub fn service(dir: &Path) -> axum::routing::MethodRouter {
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
+    let csp = HeaderValue::from_str(&content_security_policy(&index, &[]))
+        .unwrap_or(HeaderValue::from_static("default-src 'self'"));
     let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
-    axum::routing::get_service(files)
-        .layer(CompressionLayer::new())
-        .layer(axum::middleware::from_fn(with_cache_control))
+    axum::routing::get_service(files).layer(CompressionLayer::new()).layer(axum::middleware::from_fn(
+        move |req: Request<axum::body::Body>, next: axum::middleware::Next| {
+            let csp = csp.clone();
+            async move {
+                let mut res = with_cache_control(req, next).await;
+                res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
+                res.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+                res
+            }
+        },
+    ))
 }
 
 async fn with_cache_control(req: Request<axum::body::Body>, next: axum::middleware::Next) -> Response {
@@ -51,4 +103,24 @@ pub async fn no_app() -> impl IntoResponse {
         axum::http::StatusCode::NOT_FOUND,
         "This perch-server serves only the API under /api/v1. Start it with --static dist to serve the web app.\n",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_allows_exactly_the_inline_loader() {
+        let html = r#"<head><script type=module>import init from"/a.js";await init();</script><script src="/b.js"></script></head>"#;
+        let csp = content_security_policy(html, &["https://api.example/".into()]);
+        // sha256 of `import init from"/a.js";await init();`
+        use base64::Engine;
+        use sha2::Digest;
+        let expected = base64::engine::general_purpose::STANDARD
+            .encode(sha2::Sha256::digest(br#"import init from"/a.js";await init();"#));
+        assert!(csp.contains(&format!("script-src 'self' 'wasm-unsafe-eval' 'sha256-{expected}';")), "{csp}");
+        assert_eq!(csp.matches("sha256-").count(), 1, "the script with src is not hashed");
+        assert!(csp.contains("connect-src 'self' https://api.example;"));
+        assert!(!csp.contains("unsafe-inline"));
+    }
 }

@@ -134,3 +134,17 @@ async fn cors_allows_only_the_configured_origins() {
     assert!(other.headers().get("access-control-allow-origin").is_none());
     server.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_app_is_served_with_a_content_security_policy() {
+    let h = serve_app().await;
+    for path in ["/", "/post/abc", "/perch-0123456789abcdef_bg.wasm"] {
+        let res = reqwest::get(format!("{}{path}", h.base)).await.unwrap();
+        let csp = res.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(csp.contains("script-src 'self' 'wasm-unsafe-eval'"), "{path}: {csp}");
+        assert!(csp.contains("object-src 'none'") && csp.contains("frame-ancestors 'none'"));
+        assert!(!csp.contains("unsafe-inline"));
+        assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+    }
+    h.server.stop().await.unwrap();
+}
