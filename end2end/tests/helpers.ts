@@ -34,3 +34,13 @@ export async function api(page: Page, tok: string, path: string) {
   expect(res.ok()).toBeTruthy();
   return res.json();
 }
+
+/** Signs in through the server's consent page as a demo user. */
+export async function signInWithOAuth(page: Page, username = 'mira') {
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('perch-demo');
+  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+}

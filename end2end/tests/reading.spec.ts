@@ -1,7 +1,7 @@
 // Reading with the real server and the demo data: signing in both ways,
 // profiles, threads with their ancestors, paging, back navigation, errors.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, signInWithToken, token, ALL_SCOPES } from './helpers';
+import { api, signInWithOAuth, signInWithToken, token, ALL_SCOPES } from './helpers';
 
 test('sign in through the server consent page with PKCE, then sign out', async ({ page }) => {
   await page.goto('/signin');
@@ -94,6 +94,8 @@ test('a deep reply shows its ancestors up to the root', async ({ page }) => {
   await expect(focused).toContainText('Replying to @');
   const ancestors = page.locator('.ancestors article');
   await expect(ancestors).toHaveCount(6);
+  await expect(focused).toBeFocused();
+  await expect(focused).toBeInViewport();
   await expect(ancestors.nth(5)).toContainText('level 5');
   await expect(ancestors.first()).not.toContainText('Replying to');
   await expectAccessible(page);
@@ -166,4 +168,35 @@ test('a token without user.followers.get sees which permission is missing', asyn
 test('signed out, pages explain that a sign-in is needed', async ({ page }) => {
   await page.goto('/user/@mira');
   await expect(page.getByRole('alert')).toContainText('Sign in again');
+});
+
+test('the token is refreshed once on a 401 and shortly before it expires', async ({ page }) => {
+  await signInWithOAuth(page);
+  const session = () => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session') ?? 'null'));
+  const first = await session();
+
+  // A token the server no longer knows: the 401 leads to one refresh and a retry.
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('perch.session')!);
+    s.token = 'revoked-or-unknown';
+    localStorage.setItem('perch.session', JSON.stringify(s));
+  });
+  await page.goto('/user/@sam');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
+  const second = await session();
+  expect(second.token).not.toBe('revoked-or-unknown');
+  expect(second.refresh_token).not.toBe(first.refresh_token);
+
+  // A token about to expire is refreshed before it is used.
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('perch.session')!);
+    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
+    localStorage.setItem('perch.session', JSON.stringify(s));
+  });
+  const refreshes: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/api/oauth/refreshtoken')) refreshes.push(r.url()); });
+  await page.goto('/user/@olga');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Olga/);
+  expect(refreshes).toHaveLength(1);
+  expect((await session()).token).not.toBe(second.token);
 });

@@ -98,8 +98,6 @@ fn Card(post: Post, focused: bool, position: Option<(usize, i32)>) -> impl IntoV
     let profile = format!("/user/@{}", author.username);
     let heading_id = format!("post-{}", post.uuid);
     let labelled_by = heading_id.clone();
-    let avatar_alt =
-        format!("{}'s avatar", if author.display_name.is_empty() { &author.username } else { &author.display_name });
     let name = if author.display_name.is_empty() { author.username.clone() } else { author.display_name.clone() };
     let class = if focused { "post focused" } else { "post" };
     view! {
@@ -112,9 +110,7 @@ fn Card(post: Post, focused: bool, position: Option<(usize, i32)>) -> impl IntoV
             data-uuid=post.uuid.clone()
         >
             <header class="post-head">
-                {author.avatar.clone().map(|src| view! {
-                    <img class="avatar" src=src alt=avatar_alt.clone() loading="lazy" width="48" height="48"/>
-                })}
+                <super::avatar::Avatar src=author.avatar.clone() name=name.clone()/>
                 <A href=profile.clone() attr:class="author" attr:id=heading_id>
                     <span class="display-name">{name}</span>
                     " "

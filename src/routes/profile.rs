@@ -119,9 +119,7 @@ fn ProfileHeader(user: User) -> impl IntoView {
     let at = format!("@{}", user.username);
     view! {
         <header class="profile-header">
-            {user.avatar.clone().map(|src| view! {
-                <img class="avatar large" src=src alt=format!("{}'s avatar", name_of(&user)) loading="lazy" width="96" height="96"/>
-            })}
+            <crate::components::avatar::Avatar src=user.avatar.clone() name=name_of(&user) large=true/>
             <div>
                 <PageHeading text=name_of(&user)/>
                 <p class="handle">{at.clone()}</p>

@@ -131,6 +131,34 @@ pub fn Thread() -> impl IntoView {
         }
     });
 
+    // Once the chain is in, bring the focused post into view and give it
+    // focus (unless coming back, or focus is elsewhere already).
+    let focused_once = StoredValue::new(String::new());
+    Effect::new({
+        let store = store.clone();
+        move |_| {
+            let uuid = uuid.get();
+            let chain = chain.get();
+            let ready = store.post(&uuid).is_some() && !chain.iter().any(|a| matches!(a, Ancestor::Missing(_)));
+            if !ready || returning || focused_once.get_value() == uuid {
+                return;
+            }
+            focused_once.set_value(uuid);
+            let has_ancestors = !chain.is_empty();
+            request_animation_frame(move || {
+                use wasm_bindgen::JsCast;
+                let Some(article) = document().query_selector("article.focused").ok().flatten() else { return };
+                if has_ancestors {
+                    article.scroll_into_view_with_bool(true);
+                }
+                let free = document().active_element().is_none_or(|a| matches!(a.tag_name().as_str(), "BODY" | "H1"));
+                if let (true, Some(el)) = (free && has_ancestors, article.dyn_ref::<web_sys::HtmlElement>()) {
+                    let _ = el.focus();
+                }
+            });
+        }
+    });
+
     let author = {
         let store = store.clone();
         move || {

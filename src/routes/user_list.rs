@@ -118,10 +118,9 @@ fn UserCard(uuid: String) -> impl IntoView {
         Some(user) => {
             let u = user.get();
             let name = if u.display_name.is_empty() { u.username.clone() } else { u.display_name.clone() };
-            let alt = format!("{name}'s avatar");
             view! {
                 <div class="user-card">
-                    {u.avatar.clone().map(|src| view! { <img class="avatar" src=src alt=alt loading="lazy" width="48" height="48"/> })}
+                    <crate::components::avatar::Avatar src=u.avatar.clone() name=name.clone()/>
                     <div>
                         <A href=format!("/user/@{}", u.username) attr:class="author">
                             <span class="display-name">{name}</span> " " <span class="handle">{format!("@{}", u.username)}</span>

@@ -1,0 +1,25 @@
+//! A user's avatar from its third-party host, lazy-loaded, with the
+//! person's initial in its place when the image cannot be loaded.
+
+use leptos::prelude::*;
+
+#[component]
+pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) -> impl IntoView {
+    let failed = RwSignal::new(src.is_none());
+    let initial = name.chars().find(|c| c.is_alphanumeric()).map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+    let class = if large { "avatar large" } else { "avatar" };
+    let size = if large { "96" } else { "48" };
+    let alt = format!("{name}'s avatar");
+    move || {
+        if failed.get() {
+            view! { <span class=format!("{class} fallback") role="img" aria-label=alt.clone()>{initial.clone()}</span> }
+                .into_any()
+        } else {
+            view! {
+                <img class=class src=src.clone() alt=alt.clone() loading="lazy" width=size height=size
+                    on:error=move |_| failed.set(true)/>
+            }
+            .into_any()
+        }
+    }
+}
