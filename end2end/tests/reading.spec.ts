@@ -200,3 +200,30 @@ test('the token is refreshed once on a 401 and shortly before it expires', async
   expect(refreshes).toHaveLength(1);
   expect((await session()).token).not.toBe(second.token);
 });
+
+test('a deleted ancestor shows as a tombstone and the thread still reads', async ({ page }) => {
+  await signInWithToken(page, 'arjun');
+  const tok = token('arjun');
+  const headers = { Authorization: `Bearer ${tok}` };
+  const send = async (content: string, parent?: string) =>
+    (await (await page.request.post('/api/v1/post', { headers, data: parent ? { content, parent } : { content } })).json()).uuid as string;
+  const root = await send('root of a thread that loses its middle');
+  const middle = await send('the middle, soon deleted', root);
+  const leaf = await send('the leaf still stands', middle);
+  expect((await page.request.delete(`/api/v1/post/${middle}`, { headers })).ok()).toBeTruthy();
+  await page.goto(`/post/${leaf}`);
+  await expect(page.locator('article.focused')).toContainText('the leaf still stands');
+  await expect(page.locator('.ancestors')).toContainText('This post was deleted.');
+  await expect(page.getByRole('main')).not.toContainText('the middle, soon deleted');
+});
+
+for (const path of ['/user/@yuki', '/signin']) {
+  test(`${path} fits a 320 px wide screen`, async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await signInWithToken(page, 'mira');
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
