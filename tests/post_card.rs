@@ -11,17 +11,10 @@ use perch_model::Post;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+mod common;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn container() -> web_sys::HtmlElement {
-    if let Some(old) = document().get_element_by_id("under-test") {
-        old.remove();
-    }
-    let div = document().create_element("div").unwrap();
-    div.set_id("under-test");
-    document().body().unwrap().append_child(&div).unwrap();
-    div.unchecked_into()
-}
 
 /// Mounts one card for `json` (a post as a server sends it) and returns its article.
 async fn card(json: &str) -> web_sys::Element {
@@ -29,7 +22,7 @@ async fn card(json: &str) -> web_sys::Element {
     let uuid = post.uuid.clone();
     let store = Store::default();
     store.put_post(post);
-    let handle = leptos::mount::mount_to(container(), move || {
+    let handle = leptos::mount::mount_to(common::container(), move || {
         provide_context(store.clone());
         provide_context(Session::restore());
         view! { <Router><PostCard uuid=uuid.clone()/></Router> }

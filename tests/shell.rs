@@ -9,20 +9,10 @@ use perch::routes::Shell;
 use perch_model::ClientConfig;
 use wasm_bindgen_test::*;
 
+mod common;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-use wasm_bindgen::JsCast;
-
-/// Removes the previous test's container and makes an empty one.
-fn fresh_container() -> web_sys::HtmlElement {
-    if let Some(old) = document().get_element_by_id("under-test") {
-        old.remove();
-    }
-    let div = document().create_element("div").unwrap();
-    div.set_id("under-test");
-    document().body().unwrap().append_child(&div).unwrap();
-    div.unchecked_into()
-}
 
 fn h1_text() -> String {
     document()
@@ -39,7 +29,7 @@ fn config() -> ClientConfig {
 /// Routes the shell to `path` and returns the class of the page it shows.
 async fn route(path: &str) -> String {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path)).unwrap();
-    let parent = fresh_container();
+    let parent = common::container();
     let handle = leptos::mount::mount_to(parent, || view! { <Shell config=config()/> });
     leptos::task::tick().await;
     let class = document()
@@ -68,7 +58,7 @@ async fn every_route_resolves_and_unknown_paths_are_not_found() {
 #[wasm_bindgen_test]
 async fn header_offers_a_skip_link_and_navigation() {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/")).unwrap();
-    let _handle = leptos::mount::mount_to(fresh_container(), || view! { <Shell config=config()/> });
+    let _handle = leptos::mount::mount_to(common::container(), || view! { <Shell config=config()/> });
     leptos::task::tick().await;
     let skip = document().query_selector("a.skip-link").unwrap().expect("a skip link");
     assert_eq!(skip.get_attribute("href").as_deref(), Some("#main"));
@@ -82,7 +72,7 @@ async fn a_bad_config_explains_itself_as_text() {
     let problem = parse(r#"{"api_base": "<script>alert(1)</script>", "application_id": "x"}"#).unwrap_err();
     assert!(problem.contains("api_base"), "{problem}");
     let _handle =
-        leptos::mount::mount_to(fresh_container(), move || view! { <ConfigProblem problem=problem.clone()/> });
+        leptos::mount::mount_to(common::container(), move || view! { <ConfigProblem problem=problem.clone()/> });
     leptos::task::tick().await;
     let alert = document().query_selector("[role=alert]").unwrap().expect("the problem is announced");
     assert!(alert.text_content().unwrap().contains("<script>alert(1)</script>"), "shown as text");

@@ -1,7 +1,7 @@
 //! Posts and replies: operations 1 to 6. A post's subject (post or reply)
 //! picks the scope set; edits and deletes are the author's alone.
 
-use super::rows::{embed_parents, find_post, post_from_row, post_select};
+use super::rows::{embed_parents, find_post, post_page};
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::extractor::{page, Caller, JsonBody};
@@ -10,7 +10,6 @@ use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
     validate_content, ApiError, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject,
-    PAGE_SIZE,
 };
 
 fn not_found() -> Error {
@@ -75,24 +74,14 @@ pub async fn replies(
     caller.require(Operation::GetPostReplies, Subject::Post)?;
     let page = page(&page_text)?;
     let (_, post) = visible_post(&state, &caller, &uuid, Operation::GetPostReplies).await?;
-    let rows = sqlx::query(&format!(
-        "{} WHERE p.parent_uuid = ?2 ORDER BY p.created_ms, p.id LIMIT ?3 OFFSET ?4",
-        post_select()
-    ))
-    .bind(caller.user_id)
-    .bind(&uuid)
-    .bind(PAGE_SIZE as i64)
-    .bind((page - 1) * PAGE_SIZE as i64)
-    .fetch_all(&state.db)
-    .await?;
     let mut flat_parent = post.clone();
     if let Some(grandparent) = post.parent.uuid() {
         flat_parent.parent = perch_model::Parent::Uuid(grandparent.to_owned());
     }
-    let replies = rows
-        .iter()
-        .map(|row| {
-            let mut reply = post_from_row(row);
+    let replies = post_page(&state.db, caller.user_id, "p.parent_uuid = ?2", "p.created_ms, p.id", uuid.clone(), page)
+        .await?
+        .into_iter()
+        .map(|mut reply| {
             reply.parent = perch_model::Parent::Post(Box::new(flat_parent.clone()));
             reply
         })

@@ -75,6 +75,23 @@ pub async fn find_post(db: &Db, caller: i64, uuid: &str) -> Result<Option<(i64, 
     Ok(row.map(|r| (r.get("id"), post_from_row(&r))))
 }
 
+/// One page (15, 1-based) of the posts matching `filter`, a condition on `p`
+/// that uses `?2` for `key`, in `order`; parents left as uuids.
+pub async fn post_page<K>(db: &Db, caller: i64, filter: &str, order: &str, key: K, page: i64) -> Result<Vec<Post>>
+where
+    K: for<'q> sqlx::Encode<'q, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite> + Send,
+{
+    let sql = format!("{} WHERE {filter} ORDER BY {order} LIMIT ?3 OFFSET ?4", post_select());
+    let rows = sqlx::query(&sql)
+        .bind(caller)
+        .bind(key)
+        .bind(perch_model::PAGE_SIZE as i64)
+        .bind((page - 1) * perch_model::PAGE_SIZE as i64)
+        .fetch_all(db)
+        .await?;
+    Ok(rows.iter().map(post_from_row).collect())
+}
+
 /// Replaces each reply's parent uuid by the parent post, one level deep
 /// (the parent's own parent stays a uuid), in one query for the whole list.
 /// A deleted parent stays a uuid.

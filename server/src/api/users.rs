@@ -1,7 +1,7 @@
 //! Users: operations 7 to 11. A user is named in a path by uuid or by
 //! `@username` (case-insensitive); `/user` alone is the token's owner.
 
-use super::rows::{embed_parents, post_from_row, post_select, user_columns, user_from_row};
+use super::rows::{embed_parents, post_page, user_columns, user_from_row};
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::extractor::{page, Caller};
@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
     ApiError, FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage,
-    UserRef, PAGE_SIZE,
+    UserRef,
 };
 use sqlx::Row;
 
@@ -92,17 +92,8 @@ pub async fn posts(
     caller.require(Operation::GetUserPosts, Subject::Post)?;
     let page = page(&page_text)?;
     let (user_id, user) = find_user(&state, &caller, &id).await?;
-    let rows = sqlx::query(&format!(
-        "{} WHERE p.author_id = ?2 ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4",
-        post_select()
-    ))
-    .bind(caller.user_id)
-    .bind(user_id)
-    .bind(PAGE_SIZE as i64)
-    .bind((page - 1) * PAGE_SIZE as i64)
-    .fetch_all(&state.db)
-    .await?;
-    let mut posts: Vec<_> = rows.iter().map(post_from_row).collect();
+    let mut posts =
+        post_page(&state.db, caller.user_id, "p.author_id = ?2", "p.created_ms DESC, p.id DESC", user_id, page).await?;
     embed_parents(&state.db, caller.user_id, &mut posts).await?;
     Ok(Json(UserPostsPage { user: UserRef::Uuid(user.uuid), posts }))
 }

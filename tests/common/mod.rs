@@ -1,0 +1,17 @@
+//! Shared by the browser tests: all tests of one binary share one document
+//! (whose body also holds the runner's own output), so each mounts into a
+//! fresh container of its own.
+
+use leptos::prelude::document;
+use wasm_bindgen::JsCast;
+
+/// Removes the previous test's container and makes an empty one.
+pub fn container() -> web_sys::HtmlElement {
+    if let Some(old) = document().get_element_by_id("under-test") {
+        old.remove();
+    }
+    let div = document().create_element("div").unwrap();
+    div.set_id("under-test");
+    document().body().unwrap().append_child(&div).unwrap();
+    div.unchecked_into()
+}
