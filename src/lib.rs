@@ -5,12 +5,14 @@
 pub mod api;
 pub mod components;
 pub mod config;
+pub mod known;
 pub mod navigation;
 pub mod oauth;
 pub mod routes;
 pub mod session;
 pub mod store;
 pub mod text;
+pub mod toggle;
 
 use leptos::prelude::*;
 use leptos_meta::provide_meta_context;

@@ -28,6 +28,7 @@ struct Inner {
     usernames: Mutex<HashMap<String, String>>,
     lists: Mutex<HashMap<String, ArcRwSignal<Paged>>>,
     scroll: Mutex<HashMap<String, f64>>,
+    toggles: Mutex<HashMap<String, ArcRwSignal<crate::toggle::Toggle>>>,
 }
 
 #[derive(Clone)]
@@ -148,6 +149,15 @@ impl Store {
     /// The list kept under `key`, made empty the first time.
     pub fn list(&self, key: &str) -> ArcRwSignal<Paged> {
         lock(&self.inner.lists).entry(key.to_owned()).or_insert_with(|| ArcRwSignal::new(Paged::default())).clone()
+    }
+
+    /// The like or follow toggle kept under `key` ("like:<uuid>",
+    /// "follow:<uuid>"), made with `server` as its first known state.
+    pub fn toggle(&self, key: &str, server: bool) -> ArcRwSignal<crate::toggle::Toggle> {
+        lock(&self.inner.toggles)
+            .entry(key.to_owned())
+            .or_insert_with(|| ArcRwSignal::new(crate::toggle::Toggle::new(server)))
+            .clone()
     }
 
     pub fn save_scroll(&self, address: &str, y: f64) {

@@ -15,7 +15,6 @@ mod common;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-
 /// Mounts one card for `json` (a post as a server sends it) and returns its article.
 async fn card(json: &str) -> web_sys::Element {
     let post: Post = serde_json::from_str(json).expect("tolerant reading");

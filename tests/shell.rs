@@ -13,7 +13,6 @@ mod common;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-
 fn h1_text() -> String {
     document()
         .query_selector("#under-test main h1")

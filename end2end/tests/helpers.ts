@@ -36,11 +36,12 @@ export async function api(page: Page, tok: string, path: string) {
 }
 
 /** Signs in through the server's consent page as a demo user. */
-export async function signInWithOAuth(page: Page, username = 'mira') {
+export async function signInWithOAuth(page: Page, username = 'mira', untick: RegExp[] = []) {
   await page.goto('/signin');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill('perch-demo');
+  for (const name of untick) await page.getByRole('checkbox', { name }).uncheck();
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
 }

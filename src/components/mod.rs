@@ -5,3 +5,4 @@ pub mod feed;
 pub mod header;
 pub mod post_card;
 pub mod states;
+pub mod toggles;

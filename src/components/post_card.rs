@@ -79,20 +79,26 @@ pub fn PostCard(
     position: Option<(usize, i32)>,
 ) -> impl IntoView {
     let store = use_store();
-    let id = uuid.clone();
-    move || {
-        if store.is_deleted(&id) {
-            return view! { <Tombstone/> }.into_any();
-        }
-        match store.post(&id) {
-            Some(post) => view! { <Card post=post.get() focused position/> }.into_any(),
+    // Re-render only when the post arrives or goes, not on every change in
+    // the store: the card's own fields follow the post's signal.
+    let present = Memo::new({
+        let (store, id) = (store.clone(), uuid.clone());
+        move |_| if store.is_deleted(&id) { Some(false) } else { store.post(&id).map(|_| true) }
+    });
+    move || match present.get() {
+        Some(false) => view! { <Tombstone/> }.into_any(),
+        Some(true) => match store.post(&uuid) {
+            Some(post) => view! { <Card post focused position/> }.into_any(),
             None => view! { <PostSkeleton/> }.into_any(),
-        }
+        },
+        None => view! { <PostSkeleton/> }.into_any(),
     }
 }
 
 #[component]
-fn Card(post: Post, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
+fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
+    let (content, replies, locked) = (post.clone(), post.clone(), post.clone());
+    let post = post.get_untracked();
     let thread = format!("/post/{}", post.uuid);
     let author = post.author.clone();
     let profile = format!("/user/@{}", author.username);
@@ -119,11 +125,11 @@ fn Card(post: Post, focused: bool, position: Option<(usize, i32)>) -> impl IntoV
                 <A href=thread.clone() attr:class="time-link"><Time at=post.created_at/></A>
             </header>
             {post.parent.is_reply().then(|| view! { <ReplyingTo parent=post.parent.clone()/> })}
-            <PostContent content=post.content.clone()/>
+            {move || view! { <PostContent content=content.with(|p| p.content.clone())/> }}
             <footer class="post-meta">
-                <A href=thread>{plural(post.reply_count, "reply", "replies")}</A>
-                <span>{plural(post.like_count, "like", "likes")}</span>
-                {post.locked.then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
+                <A href=thread>{move || plural(replies.with(|p| p.reply_count), "reply", "replies")}</A>
+                {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
+                <super::toggles::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}
             </footer>
         </article>

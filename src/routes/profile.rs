@@ -83,9 +83,9 @@ pub fn Profile() -> impl IntoView {
     view! {
         <Title text=move || format!("{} · Perch", title())/>
         <main id="main" class="page profile">
-            {move || match (user.get(), error.get()) {
-                (Some(user), _) => view! {
-                    <ProfileHeader user/>
+            {move || match (uuid.with(|u| (!u.is_empty()).then(|| u.clone())), error.get()) {
+                (Some(uuid), _) => view! {
+                    <ProfileHeader uuid/>
                     <section aria-labelledby="posts-heading">
                         <h2 id="posts-heading">"Posts"</h2>
                         <Feed list load_more label="Posts" empty="No posts yet."/>
@@ -113,10 +113,16 @@ pub fn Profile() -> impl IntoView {
 }
 
 #[component]
-fn ProfileHeader(user: User) -> impl IntoView {
-    let session = use_session();
+fn ProfileHeader(uuid: String) -> impl IntoView {
+    let (session, store) = (use_session(), use_store());
+    let Some(signal) = store.user(&uuid) else { return ().into_any() };
+    let user = signal.get_untracked();
     let own = session.user().filter(|me| me.uuid == user.uuid);
     let at = format!("@{}", user.username);
+    let toggle = store.toggle(&format!("follow:{uuid}"), user.followed.unwrap_or(false));
+    let (followers_signal, following_signal) = (signal.clone(), signal.clone());
+    let followers = move || crate::toggle::shown_count(followers_signal.with(|u| u.follow_count), &toggle.get());
+    let following = move || following_signal.with(|u| u.following_count);
     view! {
         <header class="profile-header">
             <crate::components::avatar::Avatar src=user.avatar.clone() name=name_of(&user) large=true/>
@@ -133,12 +139,14 @@ fn ProfileHeader(user: User) -> impl IntoView {
         {(!user.bio.is_empty()).then(|| view! { <p class="bio">{user.bio.clone()}</p> })}
         <p class="joined">"Joined " <Time at=user.joined/></p>
         <p class="counts">
-            <A href=format!("/user/{at}/followers")><strong>{user.follow_count}</strong>{if user.follow_count == 1 { " follower" } else { " followers" }}</A>
+            <A href=format!("/user/{at}/followers")><strong>{followers.clone()}</strong>{move || if followers() == 1 { " follower" } else { " followers" }}</A>
             " · "
-            <A href=format!("/user/{at}/following")><strong>{user.following_count}</strong>" following"</A>
+            <A href=format!("/user/{at}/following")><strong>{following}</strong>" following"</A>
         </p>
+        <crate::components::toggles::FollowButton uuid=uuid.clone()/>
         {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {
             <p class="email">"Email: " {email} " " <span class="verified">{match verified { Some(true) => "(verified)", Some(false) => "(not verified)", None => "" }}</span></p>
         })}
     }
+    .into_any()
 }

@@ -114,9 +114,13 @@ fn UserList(which: Which) -> impl IntoView {
 fn UserCard(uuid: String) -> impl IntoView {
     let store = use_store();
     let id = uuid.clone();
-    move || match store.user(&id) {
+    let present = Memo::new({
+        let (store, id) = (store.clone(), id.clone());
+        move |_| store.user(&id).is_some()
+    });
+    move || match present.get().then(|| store.user(&id)).flatten() {
         Some(user) => {
-            let u = user.get();
+            let u = user.get_untracked();
             let name = if u.display_name.is_empty() { u.username.clone() } else { u.display_name.clone() };
             view! {
                 <div class="user-card">
@@ -127,6 +131,7 @@ fn UserCard(uuid: String) -> impl IntoView {
                         </A>
                         {(!u.bio.is_empty()).then(|| view! { <p class="bio">{u.bio.clone()}</p> })}
                     </div>
+                    <crate::components::toggles::FollowButton uuid=u.uuid.clone()/>
                 </div>
             }.into_any()
         }

@@ -1,0 +1,98 @@
+// Like and follow against the real server: optimistic, folded under fast
+// clicks, equal to what a fresh load shows, and not offered without scope.
+import { test, expect } from './fixtures';
+import { api, signInWithOAuth, signInWithToken, token, ALL_SCOPES } from './helpers';
+
+async function freshPost(page: any, author: string, text: string) {
+  const res = await page.request.post('/api/v1/post', {
+    headers: { Authorization: `Bearer ${token(author)}` },
+    data: { content: text },
+  });
+  return (await res.json()).uuid as string;
+}
+
+test('like and unlike a post; the count follows and a reload agrees', async ({ page }) => {
+  const uuid = await freshPost(page, 'sam', 'a post to like');
+  await signInWithToken(page, 'olga');
+  await page.goto(`/post/${uuid}`);
+  const like = page.locator('article.focused').getByRole('button', { name: /^Like/ });
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await expect(like).toHaveAccessibleName('Like 0');
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(like).toHaveAccessibleName('Like 1');
+  await expect(like).toBeFocused();
+  await expect.poll(async () => (await api(page, token('olga'), `/post/${uuid}`)).like_count).toBe(1);
+  await page.reload();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await expect(like).toHaveAccessibleName('Like 0');
+  await expect.poll(async () => (await api(page, token('olga'), `/post/${uuid}`)).like_count).toBe(0);
+});
+
+test('eight fast clicks end with the screen equal to a fresh load', async ({ page }) => {
+  const uuid = await freshPost(page, 'sam', 'a post clicked many times');
+  await signInWithToken(page, 'olga');
+  await page.goto(`/post/${uuid}`);
+  const like = page.locator('article.focused').getByRole('button', { name: /^Like/ });
+  for (let i = 0; i < 8; i++) await like.click({ delay: 0 });
+  await expect(like).toHaveAttribute('aria-pressed', 'false'); // an even number of clicks
+  await page.waitForTimeout(500);
+  const server = await api(page, token('olga'), `/post/${uuid}`);
+  expect(server.liked).toBe(false);
+  expect(server.like_count).toBe(0);
+  for (let i = 0; i < 7; i++) await like.click({ delay: 0 });
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => (await api(page, token('olga'), `/post/${uuid}`)).like_count).toBe(1);
+  const shown = await like.getAttribute('aria-pressed');
+  await page.reload();
+  await expect(like).toHaveAttribute('aria-pressed', shown!);
+  await expect(like).toHaveAccessibleName('Like 1');
+});
+
+test('follow and unfollow from a profile; the counts move with it', async ({ page }) => {
+  await signInWithToken(page, 'arjun');
+  const before = await api(page, token('arjun'), '/user/@yuki');
+  await page.goto('/user/@yuki');
+  const follow = page.getByRole('button', { name: /^Follow/ });
+  const followers = page.getByRole('link', { name: /followers?$/ });
+  const startPressed = (await follow.getAttribute('aria-pressed')) === 'true';
+  await follow.click();
+  await expect(follow).toHaveAttribute('aria-pressed', String(!startPressed));
+  const expected = before.follow_count + (startPressed ? -1 : 1);
+  await expect(followers).toHaveText(new RegExp(`^${expected} followers?$`));
+  await expect.poll(async () => (await api(page, token('arjun'), '/user/@yuki')).follow_count).toBe(expected);
+  await follow.click();
+  await expect(follow).toHaveAttribute('aria-pressed', String(startPressed));
+  await expect.poll(async () => (await api(page, token('arjun'), '/user/@yuki')).follow_count).toBe(before.follow_count);
+});
+
+test('no follow button on one\'s own profile', async ({ page }) => {
+  await signInWithToken(page, 'sam');
+  await page.goto('/user/@sam');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
+  await expect(page.getByRole('button', { name: /^Follow/ })).toHaveCount(0);
+});
+
+test('a sign-in without post.like sees no working like button', async ({ page }) => {
+  const uuid = await freshPost(page, 'sam', 'look, do not like');
+  await signInWithOAuth(page, 'olga', [/like and unlike posts/]);
+  await page.goto(`/post/${uuid}`);
+  const like = page.locator('article.focused').getByRole('button', { name: /^Like/ });
+  await expect(like).toBeDisabled();
+  await expect(like).toHaveAttribute('title', /post\.like/);
+});
+
+test('a pasted token without post.like: the first like rolls back and says why', async ({ page }) => {
+  const uuid = await freshPost(page, 'sam', 'look again, do not like');
+  await signInWithToken(page, 'olga', ALL_SCOPES.filter((s) => s !== 'post.like'));
+  await page.goto(`/post/${uuid}`);
+  const like = page.locator('article.focused').getByRole('button', { name: /^Like/ });
+  await like.click();
+  await expect(page.getByRole('alert')).toContainText('post.like');
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await expect(like).toHaveAccessibleName('Like 0');
+  await expect(like).toBeDisabled();
+  expect((await api(page, token('sam'), `/post/${uuid}`)).like_count).toBe(0);
+});

@@ -1,0 +1,176 @@
+//! The Like and Follow buttons: optimistic, one request at a time, folded
+//! clicks, and back to the server's state on failure (see `toggle.rs`).
+//! An action the token may not perform is disabled, with the reason.
+
+use crate::known::{self, Kind};
+use crate::session::use_session;
+use crate::store::use_store;
+use crate::toggle::{shown_count, Next, Toggle};
+use crate::use_api;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use perch_model::{FollowAction, LikeAction, Operation, Scope, Subject};
+
+/// The reason an operation is not offered, naming the missing scopes.
+fn refusal(op: Operation, subject: Subject, held: &[Scope]) -> Option<String> {
+    let missing = op.missing(subject, held);
+    (!missing.is_empty()).then(|| format!("Your sign-in does not allow this (it lacks {}).", Scope::join(&missing)))
+}
+
+/// Sends toggle requests until the toggle settles; `send` makes one request
+/// and answers the state it left the server in.
+fn drive<F, Fut>(toggle: ArcRwSignal<Toggle>, error: RwSignal<Option<String>>, send: F)
+where
+    F: Fn() -> Fut + 'static,
+    Fut: std::future::Future<Output = Result<bool, crate::api::ApiError>> + 'static,
+{
+    spawn_local(async move {
+        loop {
+            match send().await {
+                Ok(now) => {
+                    if toggle.try_update(|t| t.answered(now)) != Some(Next::Send) {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    toggle.update(Toggle::failed);
+                    error.set(Some(e.explain()));
+                    break;
+                }
+            }
+        }
+    });
+}
+
+#[component]
+pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
+    let (session, store, api) = (use_session(), use_store(), use_api());
+    let Some(me) = session.user().map(|u| u.uuid) else {
+        return ().into_any();
+    };
+    let post = store.post(&uuid);
+    let server_liked = post.as_ref().and_then(|p| p.with_untracked(|p| p.liked));
+    let first = server_liked.or_else(|| known::recall(&me, Kind::Like, &uuid)).unwrap_or(false);
+    let toggle = store.toggle(&format!("like:{uuid}"), first);
+    if let Some(liked) = server_liked {
+        toggle.update(|t| t.learn(liked));
+    }
+    let error = RwSignal::new(None::<String>);
+    let refused = move || refusal(Operation::LikePost, Subject::of(reply), &session.scopes());
+    let count = {
+        let (toggle, post) = (toggle.clone(), post.clone());
+        move || shown_count(post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0), &toggle.get())
+    };
+    let click = {
+        let toggle = toggle.clone();
+        move |_| {
+            error.set(None);
+            if toggle.try_update(Toggle::click) == Some(Next::Send) {
+                let (api, store, uuid, me, toggle2) =
+                    (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle.clone());
+                drive(toggle.clone(), error, move || {
+                    let (api, store, uuid, me, toggle) =
+                        (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle2.clone());
+                    async move {
+                        let was = toggle.with_untracked(Toggle::server);
+                        let now = api.like(&uuid).await?.action == LikeAction::Liked;
+                        if now != was {
+                            if let Some(post) = store.post(&uuid) {
+                                post.update(|p| {
+                                    p.like_count = if now { p.like_count + 1 } else { p.like_count.saturating_sub(1) };
+                                    p.liked = Some(now);
+                                });
+                            }
+                        }
+                        known::remember(&me, Kind::Like, &uuid, now);
+                        Ok(now)
+                    }
+                });
+            }
+        }
+    };
+    let pressed = {
+        let toggle = toggle.clone();
+        move || toggle.with(Toggle::shown)
+    };
+    view! {
+        <button type="button" class="toggle like" aria-pressed=move || pressed().to_string()
+            disabled=move || refused().is_some() title=refused on:click=click>
+            <span aria-hidden="true">{let p = pressed.clone(); move || if p() { "♥ " } else { "♡ " }}</span>
+            "Like " <span class="count">{count}</span>
+        </button>
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not change the like: {e}")}</span> })}
+    }
+    .into_any()
+}
+
+#[component]
+pub fn FollowButton(uuid: String) -> impl IntoView {
+    let (session, store, api) = (use_session(), use_store(), use_api());
+    let Some(me) = session.user().map(|u| u.uuid) else {
+        return ().into_any();
+    };
+    if me == uuid {
+        return ().into_any();
+    }
+    let user = store.user(&uuid);
+    let server_followed = user.as_ref().and_then(|u| u.with_untracked(|u| u.followed));
+    let remembered = known::recall(&me, Kind::Follow, &uuid);
+    let toggle = store.toggle(&format!("follow:{uuid}"), server_followed.or(remembered).unwrap_or(false));
+    if let Some(followed) = server_followed {
+        toggle.update(|t| t.learn(followed));
+    } else if remembered.is_none() {
+        // The first state comes from the signed-in user's following list.
+        let (api, toggle, me, uuid) = (api.clone(), toggle.clone(), me.clone(), uuid.clone());
+        spawn_local(async move {
+            if let Ok(list) = api.following(&me).await {
+                let follows = list.following.iter().any(|u| u.uuid() == uuid);
+                known::remember(&me, Kind::Follow, &uuid, follows);
+                toggle.update(|t| t.learn(follows));
+            }
+        });
+    }
+    let error = RwSignal::new(None::<String>);
+    let refused = move || refusal(Operation::FollowUser, Subject::Post, &session.scopes());
+    let click = {
+        let toggle = toggle.clone();
+        move |_| {
+            error.set(None);
+            if toggle.try_update(Toggle::click) == Some(Next::Send) {
+                let (api, store, uuid, me, toggle2) =
+                    (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle.clone());
+                drive(toggle.clone(), error, move || {
+                    let (api, store, uuid, me, toggle) =
+                        (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle2.clone());
+                    async move {
+                        let was = toggle.with_untracked(Toggle::server);
+                        let now = api.follow(&uuid).await?.action == FollowAction::Followed;
+                        if now != was {
+                            if let Some(user) = store.user(&uuid) {
+                                user.update(|u| {
+                                    u.follow_count =
+                                        if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
+                                    u.followed = Some(now);
+                                });
+                            }
+                        }
+                        known::remember(&me, Kind::Follow, &uuid, now);
+                        Ok(now)
+                    }
+                });
+            }
+        }
+    };
+    let pressed = {
+        let toggle = toggle.clone();
+        move || toggle.with(Toggle::shown)
+    };
+    view! {
+        <button type="button" class="toggle follow" aria-pressed=move || pressed().to_string()
+            disabled=move || refused().is_some() title=refused on:click=click>
+            {let p = pressed.clone(); move || if p() { "Following" } else { "Follow" }}
+        </button>
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not change the follow: {e}")}</span> })}
+    }
+    .into_any()
+}
