@@ -136,6 +136,16 @@ impl Store {
         self.user(&uuid)
     }
 
+    /// Takes a post out of every list (a deleted post leaves the feeds).
+    pub fn forget_in_lists(&self, uuid: &str) {
+        let lists: Vec<ArcRwSignal<Paged>> = lock(&self.inner.lists).values().cloned().collect();
+        for list in lists {
+            if list.with_untracked(|l| l.items.iter().any(|i| i == uuid)) {
+                list.update(|l| l.items.retain(|i| i != uuid));
+            }
+        }
+    }
+
     pub fn mark_deleted(&self, uuid: &str) {
         self.deleted.update(|d| {
             d.insert(uuid.to_owned());

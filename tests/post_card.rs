@@ -22,8 +22,11 @@ async fn card(json: &str) -> web_sys::Element {
     let store = Store::default();
     store.put_post(post);
     let handle = leptos::mount::mount_to(common::container(), move || {
+        let session = Session::restore();
+        let config = perch_model::ClientConfig { api_base: "/api/v1".into(), application_id: "test".into() };
+        provide_context(perch::api::Api::new(&config, session));
         provide_context(store.clone());
-        provide_context(Session::restore());
+        provide_context(session);
         view! { <Router><PostCard uuid=uuid.clone()/></Router> }
     });
     handle.forget();

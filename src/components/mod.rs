@@ -1,8 +1,10 @@
 //! Pieces of the page shared by several routes.
 
 pub mod avatar;
+pub mod composer;
 pub mod feed;
 pub mod header;
+pub mod own_post;
 pub mod post_card;
 pub mod states;
 pub mod toggles;

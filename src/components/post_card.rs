@@ -97,8 +97,13 @@ pub fn PostCard(
 
 #[component]
 fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
-    let (content, replies, locked) = (post.clone(), post.clone(), post.clone());
+    let (content, replies, locked, own_signal, edit_signal, reply_signal) =
+        (post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone());
     let post = post.get_untracked();
+    let session = crate::session::use_session();
+    let own = session.user().is_some_and(|me| me.uuid == post.author.uuid);
+    let signed_in = session.is_signed_in();
+    let editing = RwSignal::new(false);
     let thread = format!("/post/{}", post.uuid);
     let author = post.author.clone();
     let profile = format!("/user/@{}", author.username);
@@ -125,11 +130,19 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
                 <A href=thread.clone() attr:class="time-link"><Time at=post.created_at/></A>
             </header>
             {post.parent.is_reply().then(|| view! { <ReplyingTo parent=post.parent.clone()/> })}
-            {move || view! { <PostContent content=content.with(|p| p.content.clone())/> }}
+            {move || if editing.get() {
+                view! { <super::own_post::EditForm post=edit_signal.clone() editing/> }.into_any()
+            } else {
+                view! { <PostContent content=content.with(|p| p.content.clone())/> }.into_any()
+            }}
             <footer class="post-meta">
                 <A href=thread>{move || plural(replies.with(|p| p.reply_count), "reply", "replies")}</A>
                 {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
                 <super::toggles::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
+                {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
+                    <A href=format!("/post/{uuid}#reply")>"Reply"</A>
+                })}
+                {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone() editing/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}
             </footer>
         </article>

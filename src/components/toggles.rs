@@ -45,10 +45,12 @@ where
 #[component]
 pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
-    let Some(me) = session.user().map(|u| u.uuid) else {
-        return ().into_any();
-    };
     let post = store.post(&uuid);
+    let Some(me) = session.user().map(|u| u.uuid) else {
+        // Signed out: the count alone.
+        let count = move || post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0);
+        return view! { <span>{move || { let n = count(); format!("{n} {}", if n == 1 { "like" } else { "likes" }) }}</span> }.into_any();
+    };
     let server_liked = post.as_ref().and_then(|p| p.with_untracked(|p| p.liked));
     let first = server_liked.or_else(|| known::recall(&me, Kind::Like, &uuid)).unwrap_or(false);
     let toggle = store.toggle(&format!("like:{uuid}"), first);

@@ -17,6 +17,10 @@ pub fn Home() -> impl IntoView {
             {move || match session.user() {
                 Some(user) => view! {
                     <p>"Signed in as " <strong>{user.display_name.clone()}</strong> "."</p>
+                    <section aria-labelledby="new-post-heading">
+                        <h2 id="new-post-heading">"New post"</h2>
+                        <crate::components::composer::Composer/>
+                    </section>
                     <p><A href=format!("/user/@{}", user.username)>"Your profile and posts"</A></p>
                 }.into_any(),
                 None => view! {

@@ -203,6 +203,7 @@ pub fn Thread() -> impl IntoView {
                         Some(e) => view! { <ErrorBox error=e retry=Callback::new(move |_| attempt.update(|n| *n += 1))/> }.into_any(),
                         None => view! { <PostCard uuid=uuid.get() focused=true/> }.into_any(),
                     }}
+                    <ReplyBox uuid=uuid/>
                     <section class="replies" aria-labelledby="replies-heading">
                         <h2 id="replies-heading">"Replies"</h2>
                         <Feed list load_more label="Replies" empty="No replies yet."/>
@@ -210,5 +211,52 @@ pub fn Thread() -> impl IntoView {
                 }.into_any()
             }}
         </main>
+    }
+}
+
+/// The reply box under the focused post, or why there is none. It depends
+/// only on what decides it, so a like on the post does not rebuild the box
+/// under someone typing.
+#[component]
+fn ReplyBox(uuid: Memo<String>) -> impl IntoView {
+    let (store, session) = (use_store(), crate::session::use_session());
+    let state = Memo::new(move |_| {
+        let uuid = uuid.get();
+        if !session.is_signed_in() || store.is_deleted(&uuid) {
+            return None;
+        }
+        let post = store.post(&uuid)?;
+        let (locked, author) = post.with(|p| (p.locked, p.author.username.clone()));
+        Some((uuid, locked, author))
+    });
+    // Focus the box when the address asks for it (a card's Reply link), also
+    // when only the hash changed on this same page.
+    let hash = leptos_router::hooks::use_location().hash;
+    Effect::new(move |_| {
+        let wanted = hash.get() == "#reply";
+        let open = state.with(|s| s.as_ref().is_some_and(|(_, locked, _)| !locked));
+        if wanted && open {
+            request_animation_frame(|| {
+                if let Some(field) = document().get_element_by_id("reply-text") {
+                    use wasm_bindgen::JsCast;
+                    let _ = field.unchecked_into::<web_sys::HtmlElement>().focus();
+                }
+            });
+        }
+    });
+    move || match state.get() {
+        None => ().into_any(),
+        Some((_, true, _)) => {
+            view! { <p class="replies-off" id="reply">"🔒 Replies are off: this post is locked."</p> }.into_any()
+        }
+        Some((uuid, false, author)) => {
+            let label = format!("Reply to @{author}");
+            view! {
+                <section id="reply" class="reply-box" aria-label=label>
+                    <crate::components::composer::Composer parent=uuid replying_to=author/>
+                </section>
+            }
+            .into_any()
+        }
     }
 }

@@ -1,0 +1,129 @@
+// Writing against the real server: posting, replying, locking, editing,
+// deleting, the counter, drafts, and keeping the text through failures.
+import { test, expect } from './fixtures';
+import { api, signInWithToken, token } from './helpers';
+
+test('a post from the home page appears on the own profile and clears its draft', async ({ page }) => {
+  await signInWithToken(page, 'leila');
+  const field = page.getByLabel('Post text');
+  await field.fill('Hello from the composer 🐦');
+  await expect(page.getByText('475 left')).toBeVisible();
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(field).toHaveValue('');
+  expect(await page.evaluate(() => localStorage.getItem('perch.draft.new'))).toBeNull();
+  await page.getByRole('link', { name: 'Your profile and posts' }).click();
+  const first = page.getByRole('feed', { name: 'Posts' }).getByRole('article').first();
+  await expect(first).toContainText('Hello from the composer 🐦');
+  await page.reload();
+  await expect(page.getByRole('feed', { name: 'Posts' }).getByRole('article').first()).toContainText('Hello from the composer 🐦');
+});
+
+test('Ctrl+Enter sends once; a second press while sending sends nothing', async ({ page }) => {
+  await signInWithToken(page, 'leila');
+  const me = await api(page, token('leila'), '/user');
+  const before = (await api(page, token('leila'), `/user/${me.uuid}/posts/1`)).posts.length;
+  await page.getByLabel('Post text').fill('sent with the keyboard');
+  await page.getByLabel('Post text').press('Control+Enter');
+  await page.getByLabel('Post text').press('Control+Enter');
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+  const posts = (await api(page, token('leila'), `/user/${me.uuid}/posts/1`)).posts as any[];
+  expect(posts.filter((p) => p.content === 'sent with the keyboard')).toHaveLength(1);
+  expect(posts.length).toBe(Math.min(before + 1, 15));
+});
+
+test('a reply appears under the post and counts', async ({ page }) => {
+  await signInWithToken(page, 'sam');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('ines')}` }, data: { content: 'reply to me' } })).json();
+  await page.goto(`/post/${post.uuid}`);
+  await expect(page.locator('article.focused')).toContainText('0 replies');
+  await page.locator('article.focused').getByRole('link', { name: 'Reply', exact: true }).click();
+  const box = page.getByRole('region', { name: 'Reply to @ines' });
+  await expect(box.getByLabel('Post text')).toBeFocused();
+  await box.getByLabel('Post text').fill('here is a reply');
+  await box.getByRole('button', { name: 'Reply', exact: true }).click();
+  await expect(page.getByRole('feed', { name: 'Replies' }).getByRole('article')).toContainText(['here is a reply']);
+  await expect(page.locator('article.focused')).toContainText('1 reply');
+  expect((await api(page, token('sam'), `/post/${post.uuid}`)).reply_count).toBe(1);
+});
+
+test('a locked post offers no reply, and the server refuses one', async ({ page }) => {
+  await signInWithToken(page, 'sam');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('ines')}` }, data: { content: 'no replies please', locked: true } })).json();
+  await page.goto(`/post/${post.uuid}`);
+  await expect(page.getByText('Replies are off: this post is locked.')).toBeVisible();
+  await expect(page.getByLabel('Post text')).toHaveCount(0);
+  await expect(page.locator('article.focused').getByRole('link', { name: 'Reply', exact: true })).toHaveCount(0);
+  const refused = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('sam')}` }, data: { content: 'sneaky', parent: post.uuid } });
+  expect(refused.status()).toBe(403);
+});
+
+test('edit one\'s own post in place', async ({ page }) => {
+  await signInWithToken(page, 'yuki');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('yuki')}` }, data: { content: 'before the edit' } })).json();
+  await page.goto(`/post/${post.uuid}`);
+  const card = page.locator('article.focused');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByLabel('Edit post text').fill('after the edit');
+  await card.getByRole('checkbox', { name: /Locked/ }).check();
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(card).toContainText('after the edit');
+  await expect(card).toContainText('Locked');
+  const server = await api(page, token('yuki'), `/post/${post.uuid}`);
+  expect([server.content, server.locked]).toEqual(['after the edit', true]);
+});
+
+test('delete one\'s own post after confirming; others get no such buttons', async ({ page }) => {
+  await signInWithToken(page, 'yuki');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('yuki')}` }, data: { content: 'soon gone' } })).json();
+  await page.goto('/user/@yuki');
+  const card = page.getByRole('feed', { name: 'Posts' }).getByRole('article').filter({ hasText: 'soon gone' });
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await card.getByRole('button', { name: 'Cancel' }).click();
+  await expect(card).toBeVisible();
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await card.getByRole('button', { name: 'Delete post' }).click();
+  await expect(page.getByText('soon gone')).toHaveCount(0);
+  const gone = await page.request.get(`/api/v1/post/${post.uuid}`, { headers: { Authorization: `Bearer ${token('yuki')}` } });
+  expect(gone.status()).toBe(404);
+  // Someone else's post: no Edit or Delete.
+  await page.goto('/user/@sam');
+  await expect(page.getByRole('feed', { name: 'Posts' }).getByRole('article').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+});
+
+test('a draft survives a reload', async ({ page }) => {
+  await signInWithToken(page, 'olga');
+  await page.getByLabel('Post text').fill('half-written thought');
+  await page.reload();
+  await expect(page.getByLabel('Post text')).toHaveValue('half-written thought');
+});
+
+test('501 characters are blocked with the counter saying 1 over', async ({ page }) => {
+  await signInWithToken(page, 'olga');
+  const text = 'é漢🙂'.repeat(167); // 501 characters, multi-byte
+  await page.getByLabel('Post text').fill(text);
+  await expect(page.getByText('1 over', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeDisabled();
+  await page.getByLabel('Post text').press('Control+Enter');
+  await expect(page.getByLabel('Post text')).toHaveValue(text);
+  await page.getByLabel('Post text').press('Backspace');
+  await expect(page.getByText('0 left', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeEnabled();
+});
+
+test('a post sent while the server cannot be reached keeps its text and succeeds on Retry', async ({ page }) => {
+  await signInWithToken(page, 'olga');
+  // The connection to the server fails for this request, as when it is stopped.
+  await page.route('**/api/v1/post', (route) => route.abort('connectionrefused'));
+  await page.getByLabel('Post text').fill('written while offline');
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('could not reach the server');
+  await expect(page.getByLabel('Post text')).toHaveValue('written while offline');
+  await page.unroute('**/api/v1/post');
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+  const me = await api(page, token('olga'), '/user');
+  const posts = (await api(page, token('olga'), `/user/${me.uuid}/posts/1`)).posts as any[];
+  expect(posts[0].content).toBe('written while offline');
+});

@@ -1,0 +1,173 @@
+//! The composer, for a new post or a reply: a counter that counts exactly
+//! as the server does, the Locked switch, one send at a time (button or
+//! Ctrl/Cmd+Enter), a draft kept per context in `localStorage` until the
+//! server confirms, and the text kept on every failure with what went wrong.
+
+use crate::api::ApiError;
+use crate::session::use_session;
+use crate::store::use_store;
+use crate::use_api;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use perch_model::{char_count, validate_content, ContentError, NewPost, Operation, Scope, Subject, MAX_CONTENT_CHARS};
+
+/// From this many characters on, the counter warns.
+const WARN_FROM: usize = MAX_CONTENT_CHARS - 20;
+
+fn draft_key(parent: Option<&str>) -> String {
+    match parent {
+        Some(uuid) => format!("perch.draft.reply.{uuid}"),
+        None => "perch.draft.new".into(),
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// What the counter says for `text`.
+pub fn counter_text(text: &str) -> String {
+    let n = char_count(text);
+    if n > MAX_CONTENT_CHARS {
+        format!("{} over", n - MAX_CONTENT_CHARS)
+    } else {
+        format!("{} left", MAX_CONTENT_CHARS - n)
+    }
+}
+
+#[component]
+pub fn Composer(
+    /// The post replied to; a new top-level post when `None`.
+    #[prop(optional)]
+    parent: Option<String>,
+    /// Who is replied to, for the reply box's caption.
+    #[prop(optional)]
+    replying_to: Option<String>,
+) -> impl IntoView {
+    let (session, store, api) = (use_session(), use_store(), use_api());
+    let key = draft_key(parent.as_deref());
+    let initial = storage().and_then(|s| s.get_item(&key).ok().flatten()).unwrap_or_default();
+    let text = RwSignal::new(initial);
+    let locked = RwSignal::new(false);
+    let sending = RwSignal::new(false);
+    let error = RwSignal::new(None::<ApiError>);
+    let subject = Subject::of(parent.is_some());
+    let is_reply = parent.is_some();
+    let field_id = if is_reply { "reply-text" } else { "post-text" };
+    let counter_id = format!("{field_id}-count");
+
+    let over = move || text.with(|t| matches!(validate_content(t), Err(ContentError::TooLong { .. })));
+    let empty = move || text.with(|t| t.trim().is_empty());
+    let save_draft = {
+        let key = key.clone();
+        move |value: &str| {
+            if let Some(s) = storage() {
+                let _ = if value.is_empty() { s.remove_item(&key) } else { s.set_item(&key, value) };
+            }
+        }
+    };
+
+    let send = {
+        let (key, parent) = (key.clone(), parent.clone());
+        Callback::new(move |_: ()| {
+            if sending.get_untracked() || over() || empty() {
+                return;
+            }
+            sending.set(true);
+            error.set(None);
+            let body =
+                NewPost { content: text.get_untracked(), locked: locked.get_untracked(), parent: parent.clone() };
+            let (api, store, key) = (api.clone(), store.clone(), key.clone());
+            let me = session.user().map(|u| u.uuid).unwrap_or_default();
+            // Not scoped to the page: a send finishes even if the person moves on.
+            spawn_local(async move {
+                match api.send_post(&body).await {
+                    Ok(post) => {
+                        let uuid = store.put_post(post);
+                        match &body.parent {
+                            Some(parent) => {
+                                if let Some(p) = store.post(parent) {
+                                    p.update(|p| p.reply_count += 1);
+                                }
+                                store.list(&format!("replies:{parent}")).update(|l| l.items.push(uuid));
+                            }
+                            None => store.list(&format!("posts:{me}")).update(|l| l.items.insert(0, uuid)),
+                        }
+                        if let Some(s) = storage() {
+                            let _ = s.remove_item(&key);
+                        }
+                        text.set(String::new());
+                        locked.set(false);
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+                sending.set(false);
+            });
+        })
+    };
+
+    let refused = move || {
+        let missing = Operation::SendPost.missing(subject, &session.scopes());
+        (!missing.is_empty()).then(|| format!("Your sign-in does not allow this: it lacks {}.", Scope::join(&missing)))
+    };
+    let label = if is_reply { "Reply" } else { "Post" };
+    let save = save_draft.clone();
+    view! {
+        <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
+            {replying_to.map(|name| view! { <p class="replying-to">{format!("Replying to @{name}")}</p> })}
+            <label for=field_id>"Post text"</label>
+            <textarea
+                id=field_id
+                rows="4"
+                aria-describedby=counter_id.clone()
+                prop:value=move || text.get()
+                on:input=move |ev| {
+                    let value = event_target_value(&ev);
+                    save(&value);
+                    text.set(value);
+                }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+                        ev.prevent_default();
+                        send.run(());
+                    }
+                }
+            ></textarea>
+            <div class="composer-row">
+                <span id=counter_id class="counter" class:warn=move || text.with(|t| char_count(t) >= WARN_FROM) class:over=over
+                    aria-live="polite">{move || text.with(|t| counter_text(t))}</span>
+                <label class="switch"><input type="checkbox" prop:checked=move || locked.get()
+                    on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
+                <button type="submit" aria-busy=move || sending.get().to_string()
+                    disabled=move || sending.get() || over() || empty() || refused().is_some()
+                    title=refused>
+                    {move || if sending.get() { "Sending…" } else { label }}
+                </button>
+            </div>
+            {move || over().then(|| view! { <p class="error">{text.with(|t| validate_content(t).err().map(|e| e.to_string()).unwrap_or_default())}</p> })}
+            {move || refused().map(|r| view! { <p class="error">{r}</p> })}
+            {move || error.get().map(|e| {
+                let retry = matches!(e, ApiError::Network(_) | ApiError::Server { .. } | ApiError::RateLimited { .. });
+                view! {
+                    <div class="error-box" role="alert">
+                        <p>{e.explain()}" Your text is kept."</p>
+                        {retry.then(|| view! { <button type="button" on:click=move |_| send.run(())>"Retry"</button> })}
+                    </div>
+                }
+            })}
+        </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counter_text;
+
+    #[test]
+    fn the_counter_counts_as_the_server_does() {
+        assert_eq!(counter_text(""), "500 left");
+        assert_eq!(counter_text(&"🙂".repeat(499)), "1 left");
+        assert_eq!(counter_text(&"é".repeat(500)), "0 left");
+        assert_eq!(counter_text(&"漢".repeat(501)), "1 over");
+    }
+}

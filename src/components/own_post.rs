@@ -1,0 +1,105 @@
+//! Editing and deleting one's own post, in place on its card. Offered only
+//! to the author and only when the token allows it.
+
+use crate::api::ApiError;
+use crate::store::use_store;
+use crate::use_api;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use perch_model::{char_count, validate_content, Operation, Post, PostUpdate, Scope, Subject, MAX_CONTENT_CHARS};
+
+/// The form that replaces a post's content while it is edited.
+#[component]
+pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoView {
+    let (api, store) = (use_api(), use_store());
+    let (uuid, content, was_locked) = post.with_untracked(|p| (p.uuid.clone(), p.content.clone(), p.locked));
+    let text = RwSignal::new(content);
+    let locked = RwSignal::new(was_locked);
+    let saving = RwSignal::new(false);
+    let error = RwSignal::new(None::<ApiError>);
+    let invalid = move || text.with(|t| validate_content(t).err());
+    let field_id = format!("edit-{uuid}");
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if saving.get_untracked() || invalid().is_some() {
+            return;
+        }
+        saving.set(true);
+        let update = PostUpdate { content: Some(text.get_untracked()), locked: Some(locked.get_untracked()) };
+        let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
+        spawn_local(async move {
+            match api.update_post(&uuid, &update).await {
+                Ok(post) => {
+                    store.put_post(post);
+                    editing.set(false);
+                }
+                Err(e) => error.set(Some(e)),
+            }
+            saving.set(false);
+        });
+    };
+    view! {
+        <form class="edit-form" on:submit=save>
+            <label for=field_id.clone()>"Edit post text"</label>
+            <textarea id=field_id rows="4" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <div class="composer-row">
+                <span class="counter" class:over=move || invalid().is_some()>
+                    {move || text.with(|t| { let n = char_count(t); if n > MAX_CONTENT_CHARS { format!("{} over", n - MAX_CONTENT_CHARS) } else { format!("{} left", MAX_CONTENT_CHARS - n) } })}
+                </span>
+                <label class="switch"><input type="checkbox" prop:checked=move || locked.get() on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
+                <button type="submit" disabled=move || saving.get() || invalid().is_some()>{move || if saving.get() { "Saving…" } else { "Save" }}</button>
+                <button type="button" class="secondary" on:click=move |_| editing.set(false)>"Cancel"</button>
+            </div>
+            {move || invalid().map(|e| view! { <p class="error">{e.to_string()}</p> })}
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e.explain()}" Your changes are kept."</p> })}
+        </form>
+    }
+}
+
+/// Edit and Delete for the author; Delete asks first.
+#[component]
+pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoView {
+    let (api, store, session) = (use_api(), use_store(), crate::session::use_session());
+    let (uuid, parent, subject) =
+        post.with_untracked(|p| (p.uuid.clone(), p.parent.uuid().map(str::to_owned), Subject::of(p.parent.is_reply())));
+    let confirming = RwSignal::new(false);
+    let deleting = RwSignal::new(false);
+    let error = RwSignal::new(None::<ApiError>);
+    let reason = move |op: Operation| {
+        let missing = op.missing(subject, &session.scopes());
+        (!missing.is_empty()).then(|| format!("Your sign-in does not allow this (it lacks {}).", Scope::join(&missing)))
+    };
+    let delete = move |_| {
+        deleting.set(true);
+        let (api, store, uuid, parent) = (api.clone(), store.clone(), uuid.clone(), parent.clone());
+        spawn_local(async move {
+            match api.delete_post(&uuid).await {
+                Ok(_) => {
+                    if let Some(parent) = parent.and_then(|p| store.post(&p)) {
+                        parent.update(|p| p.reply_count = p.reply_count.saturating_sub(1));
+                    }
+                    store.forget_in_lists(&uuid);
+                    store.mark_deleted(&uuid);
+                }
+                Err(e) => {
+                    error.set(Some(e));
+                    deleting.set(false);
+                }
+            }
+        });
+    };
+    view! {
+        <button type="button" class="link-button" disabled=move || reason(Operation::UpdatePost).is_some()
+            title=move || reason(Operation::UpdatePost) on:click=move |_| editing.set(true)>"Edit"</button>
+        <button type="button" class="link-button" disabled=move || reason(Operation::DeletePost).is_some()
+            title=move || reason(Operation::DeletePost) on:click=move |_| confirming.set(true)>"Delete"</button>
+        {move || confirming.get().then(|| view! {
+            <span class="confirm" role="group" aria-label="Confirm deletion">
+                "Delete this post? This cannot be undone. "
+                <button type="button" class="danger" disabled=move || deleting.get() on:click=delete.clone()>"Delete post"</button>
+                <button type="button" class="secondary" on:click=move |_| confirming.set(false)>"Cancel"</button>
+            </span>
+        })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not delete: {}", e.explain())}</span> })}
+    }
+}
