@@ -5,6 +5,7 @@
 pub mod api;
 pub mod components;
 pub mod config;
+pub mod drafts;
 pub mod known;
 pub mod navigation;
 pub mod oauth;

@@ -1,9 +1,10 @@
 //! The composer, for a new post or a reply: a counter that counts exactly
 //! as the server does, the Locked switch, one send at a time (button or
-//! Ctrl/Cmd+Enter), a draft kept per context in `localStorage` until the
-//! server confirms, and the text kept on every failure with what went wrong.
+//! Ctrl/Cmd+Enter), a draft kept per context (`drafts.rs`) until the server
+//! confirms, and the text kept on every failure with what went wrong.
 
 use crate::api::ApiError;
+use crate::drafts::{Draft, LocalStorage};
 use crate::session::use_session;
 use crate::store::use_store;
 use crate::use_api;
@@ -13,17 +14,6 @@ use perch_model::{char_count, validate_content, ContentError, NewPost, Operation
 
 /// From this many characters on, the counter warns.
 const WARN_FROM: usize = MAX_CONTENT_CHARS - 20;
-
-fn draft_key(parent: Option<&str>) -> String {
-    match parent {
-        Some(uuid) => format!("perch.draft.reply.{uuid}"),
-        None => "perch.draft.new".into(),
-    }
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
 
 /// What the counter says for `text`.
 pub fn counter_text(text: &str) -> String {
@@ -45,9 +35,8 @@ pub fn Composer(
     replying_to: Option<String>,
 ) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
-    let key = draft_key(parent.as_deref());
-    let initial = storage().and_then(|s| s.get_item(&key).ok().flatten()).unwrap_or_default();
-    let text = RwSignal::new(initial);
+    let draft = std::sync::Arc::new(Draft::for_context(LocalStorage, parent.as_deref()));
+    let text = RwSignal::new(draft.restore());
     let locked = RwSignal::new(false);
     let sending = RwSignal::new(false);
     let error = RwSignal::new(None::<ApiError>);
@@ -58,17 +47,8 @@ pub fn Composer(
 
     let over = move || text.with(|t| matches!(validate_content(t), Err(ContentError::TooLong { .. })));
     let empty = move || text.with(|t| t.trim().is_empty());
-    let save_draft = {
-        let key = key.clone();
-        move |value: &str| {
-            if let Some(s) = storage() {
-                let _ = if value.is_empty() { s.remove_item(&key) } else { s.set_item(&key, value) };
-            }
-        }
-    };
-
     let send = {
-        let (key, parent) = (key.clone(), parent.clone());
+        let (draft, parent) = (draft.clone(), parent.clone());
         Callback::new(move |_: ()| {
             if sending.get_untracked() || over() || empty() {
                 return;
@@ -77,7 +57,7 @@ pub fn Composer(
             error.set(None);
             let body =
                 NewPost { content: text.get_untracked(), locked: locked.get_untracked(), parent: parent.clone() };
-            let (api, store, key) = (api.clone(), store.clone(), key.clone());
+            let (api, store, draft) = (api.clone(), store.clone(), draft.clone());
             let me = session.user().map(|u| u.uuid).unwrap_or_default();
             // Not scoped to the page: a send finishes even if the person moves on.
             spawn_local(async move {
@@ -93,9 +73,7 @@ pub fn Composer(
                             }
                             None => store.list(&format!("posts:{me}")).update(|l| l.items.insert(0, uuid)),
                         }
-                        if let Some(s) = storage() {
-                            let _ = s.remove_item(&key);
-                        }
+                        draft.confirmed();
                         text.set(String::new());
                         locked.set(false);
                     }
@@ -111,7 +89,6 @@ pub fn Composer(
         (!missing.is_empty()).then(|| format!("Your sign-in does not allow this: it lacks {}.", Scope::join(&missing)))
     };
     let label = if is_reply { "Reply" } else { "Post" };
-    let save = save_draft.clone();
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
             {replying_to.map(|name| view! { <p class="replying-to">{format!("Replying to @{name}")}</p> })}
@@ -123,7 +100,7 @@ pub fn Composer(
                 prop:value=move || text.get()
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
-                    save(&value);
+                    draft.typed(&value);
                     text.set(value);
                 }
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
