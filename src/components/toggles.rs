@@ -42,6 +42,38 @@ where
     });
 }
 
+/// A click on a toggle button: flips it at once and, when a request is due,
+/// sends `request` (which answers the state it left the server in) until
+/// the toggle settles; `answered(was, now)` hears every answer.
+fn on_click<R, Fut, A>(
+    toggle: ArcRwSignal<Toggle>,
+    error: RwSignal<Option<String>>,
+    request: R,
+    answered: A,
+) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static
+where
+    R: Fn() -> Fut + Clone + 'static,
+    Fut: std::future::Future<Output = Result<bool, crate::api::ApiError>> + 'static,
+    A: Fn(bool, bool) + Clone + 'static,
+{
+    move |_| {
+        error.set(None);
+        if toggle.try_update(Toggle::click) != Some(Next::Send) {
+            return;
+        }
+        let (settling, request, answered) = (toggle.clone(), request.clone(), answered.clone());
+        drive(toggle.clone(), error, move || {
+            let (toggle, request, answered) = (settling.clone(), request.clone(), answered.clone());
+            async move {
+                let was = toggle.with_untracked(Toggle::server);
+                let now = request().await?;
+                answered(was, now);
+                Ok(now)
+            }
+        });
+    }
+}
+
 #[component]
 pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
@@ -63,34 +95,28 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
         let (toggle, post) = (toggle.clone(), post.clone());
         move || shown_count(post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0), &toggle.get())
     };
-    let click = {
-        let toggle = toggle.clone();
-        move |_| {
-            error.set(None);
-            if toggle.try_update(Toggle::click) == Some(Next::Send) {
-                let (api, store, uuid, me, toggle2) =
-                    (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle.clone());
-                drive(toggle.clone(), error, move || {
-                    let (api, store, uuid, me, toggle) =
-                        (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle2.clone());
-                    async move {
-                        let was = toggle.with_untracked(Toggle::server);
-                        let now = api.like(&uuid).await?.action == LikeAction::Liked;
-                        if now != was {
-                            if let Some(post) = store.post(&uuid) {
-                                post.update(|p| {
-                                    p.like_count = if now { p.like_count + 1 } else { p.like_count.saturating_sub(1) };
-                                    p.liked = Some(now);
-                                });
-                            }
-                        }
-                        known::remember(&me, Kind::Like, &uuid, now);
-                        Ok(now)
-                    }
-                });
+    let click = on_click(
+        toggle.clone(),
+        error,
+        {
+            let (api, uuid) = (api.clone(), uuid.clone());
+            move || {
+                let (api, uuid) = (api.clone(), uuid.clone());
+                async move { Ok(api.like(&uuid).await?.action == LikeAction::Liked) }
             }
-        }
-    };
+        },
+        move |was, now| {
+            if now != was {
+                if let Some(post) = store.post(&uuid) {
+                    post.update(|p| {
+                        p.like_count = if now { p.like_count + 1 } else { p.like_count.saturating_sub(1) };
+                        p.liked = Some(now);
+                    });
+                }
+            }
+            known::remember(&me, Kind::Like, &uuid, now);
+        },
+    );
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)
@@ -134,35 +160,28 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
     }
     let error = RwSignal::new(None::<String>);
     let refused = move || refusal(Operation::FollowUser, Subject::Post, &session.scopes());
-    let click = {
-        let toggle = toggle.clone();
-        move |_| {
-            error.set(None);
-            if toggle.try_update(Toggle::click) == Some(Next::Send) {
-                let (api, store, uuid, me, toggle2) =
-                    (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle.clone());
-                drive(toggle.clone(), error, move || {
-                    let (api, store, uuid, me, toggle) =
-                        (api.clone(), store.clone(), uuid.clone(), me.clone(), toggle2.clone());
-                    async move {
-                        let was = toggle.with_untracked(Toggle::server);
-                        let now = api.follow(&uuid).await?.action == FollowAction::Followed;
-                        if now != was {
-                            if let Some(user) = store.user(&uuid) {
-                                user.update(|u| {
-                                    u.follow_count =
-                                        if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
-                                    u.followed = Some(now);
-                                });
-                            }
-                        }
-                        known::remember(&me, Kind::Follow, &uuid, now);
-                        Ok(now)
-                    }
-                });
+    let click = on_click(
+        toggle.clone(),
+        error,
+        {
+            let (api, uuid) = (api.clone(), uuid.clone());
+            move || {
+                let (api, uuid) = (api.clone(), uuid.clone());
+                async move { Ok(api.follow(&uuid).await?.action == FollowAction::Followed) }
             }
-        }
-    };
+        },
+        move |was, now| {
+            if now != was {
+                if let Some(user) = store.user(&uuid) {
+                    user.update(|u| {
+                        u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
+                        u.followed = Some(now);
+                    });
+                }
+            }
+            known::remember(&me, Kind::Follow, &uuid, now);
+        },
+    );
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)
