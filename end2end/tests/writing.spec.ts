@@ -1,7 +1,8 @@
 // Writing against the real server: posting, replying, locking, editing,
 // deleting, the counter, drafts, and keeping the text through failures.
 import { test, expect } from './fixtures';
-import { api, signInWithToken, token } from './helpers';
+import { execFileSync, spawn } from 'node:child_process';
+import { api, signInWithToken, token, SERVER_BIN } from './helpers';
 
 test('a post from the home page appears on the own profile and clears its draft', async ({ page }) => {
   await signInWithToken(page, 'leila');
@@ -112,18 +113,40 @@ test('501 characters are blocked with the counter saying 1 over', async ({ page 
   await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeEnabled();
 });
 
-test('a post sent while the server cannot be reached keeps its text and succeeds on Retry', async ({ page }) => {
-  await signInWithToken(page, 'olga');
-  // The connection to the server fails for this request, as when it is stopped.
-  await page.route('**/api/v1/post', (route) => route.abort('connectionrefused'));
-  await page.getByLabel('Post text').fill('written while offline');
-  await page.getByRole('button', { name: 'Post', exact: true }).click();
-  await expect(page.getByRole('alert')).toContainText('could not reach the server');
-  await expect(page.getByLabel('Post text')).toHaveValue('written while offline');
-  await page.unroute('**/api/v1/post');
-  await page.getByRole('button', { name: 'Retry' }).click();
-  await expect(page.getByLabel('Post text')).toHaveValue('');
-  const me = await api(page, token('olga'), '/user');
-  const posts = (await api(page, token('olga'), `/user/${me.uuid}/posts/1`)).posts as any[];
-  expect(posts[0].content).toBe('written while offline');
+test('a post sent while the server is stopped keeps its text and succeeds on Retry once it is back', async ({ page }) => {
+  // A server of this test's own, so it can be stopped and started again.
+  const port = 8200 + Math.floor(Math.random() * 500);
+  const db = `.tmp/db/stopped-${port}.db`;
+  const start = () => {
+    const child = spawn(SERVER_BIN, ['--db', db, 'serve', '--demo', '--addr', `127.0.0.1:${port}`, '--static', '../dist'], { stdio: 'ignore' });
+    return child;
+  };
+  const up = async () => {
+    await expect.poll(async () => (await page.request.get(`http://127.0.0.1:${port}/api/v1/ping`).catch(() => null))?.ok() ?? false, { timeout: 20_000 }).toBe(true);
+  };
+  let server = start();
+  try {
+    await up();
+    const tok = execFileSync(SERVER_BIN, ['--db', db, 'token', 'olga'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    await page.goto(`http://127.0.0.1:${port}/signin`);
+    await page.getByLabel('Access token', { exact: true }).fill(tok);
+    await page.getByRole('button', { name: 'Sign in with token' }).click();
+    await page.getByLabel('Post text').fill('written while the server was down');
+
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await page.getByRole('button', { name: 'Post', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText('could not reach the server');
+    await expect(page.getByLabel('Post text')).toHaveValue('written while the server was down');
+
+    server = start();
+    await up();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByLabel('Post text')).toHaveValue('');
+    const me = await (await page.request.get(`http://127.0.0.1:${port}/api/v1/user`, { headers: { Authorization: `Bearer ${tok}` } })).json();
+    const posts = await (await page.request.get(`http://127.0.0.1:${port}/api/v1/user/${me.uuid}/posts/1`, { headers: { Authorization: `Bearer ${tok}` } })).json();
+    expect(posts.posts[0].content).toBe('written while the server was down');
+  } finally {
+    server.kill('SIGTERM');
+  }
 });
