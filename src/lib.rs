@@ -13,6 +13,7 @@ pub mod routes;
 pub mod session;
 pub mod store;
 pub mod text;
+pub mod timeline;
 pub mod toggle;
 
 use leptos::prelude::*;
