@@ -96,3 +96,41 @@ test('a pasted token without post.like: the first like rolls back and says why',
   await expect(like).toBeDisabled();
   expect((await api(page, token('sam'), `/post/${uuid}`)).like_count).toBe(0);
 });
+
+test('without the optional followed field, one following-list request sets every Follow button', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  // Like a server that implements only the seed: no `followed` on users.
+  const strip = (v: any): any => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (v && typeof v === 'object') {
+      const { followed, ...rest } = v;
+      return Object.fromEntries(Object.entries(rest).map(([k, x]) => [k, strip(x)]));
+    }
+    return v;
+  };
+  await page.route('**/api/v1/user/**', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: strip(await response.json()) });
+  });
+  const me = await api(page, token('mira'), '/user');
+  const following = new Set(((await api(page, token('mira'), `/user/${me.uuid}/following`)).following as any[]).map((u) => u.username));
+  const listRequests: string[] = [];
+  page.on('request', (r) => { if (r.url().endsWith(`/user/${me.uuid}/following`)) listRequests.push(r.url()); });
+
+  await page.goto('/user/@olga/followers');
+  const cards = page.locator('.user-card');
+  await expect(cards.first()).toBeVisible();
+  const count = await cards.count();
+  expect(count).toBeGreaterThan(2);
+  for (let i = 0; i < count; i++) {
+    const card = cards.nth(i);
+    const name = (await card.locator('.handle').innerText()).slice(1);
+    const button = card.getByRole('button', { name: /^Follow/ });
+    if (name === 'mira') {
+      await expect(button).toHaveCount(0);
+    } else {
+      await expect(button).toHaveAttribute('aria-pressed', String(following.has(name)));
+    }
+  }
+  expect(listRequests).toHaveLength(1);
+});

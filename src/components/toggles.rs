@@ -148,11 +148,30 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
     if let Some(followed) = server_followed {
         toggle.update(|t| t.learn(followed));
     } else if remembered.is_none() {
-        // The first state comes from the signed-in user's following list.
-        let (api, toggle, me, uuid) = (api.clone(), toggle.clone(), me.clone(), uuid.clone());
-        spawn_local(async move {
-            if let Ok(list) = api.following(&me).await {
-                let follows = list.following.iter().any(|u| u.uuid() == uuid);
+        // The first state comes from the signed-in user's following list,
+        // fetched once for every button on the page, kept in the store.
+        let list = store.list(&format!("following:{me}"));
+        if list.with_untracked(|l| !l.loading && l.pages_loaded == 0) {
+            list.update(|l| l.loading = true);
+            let (api, store, list, me) = (api.clone(), store.clone(), list.clone(), me.clone());
+            spawn_local(async move {
+                let result = api.following(&me).await;
+                list.update(|l| {
+                    l.loading = false;
+                    match result {
+                        Ok(following) => {
+                            l.items = store.put_user_refs(following.following);
+                            l.pages_loaded = 1;
+                            l.done = true;
+                        }
+                        Err(e) => l.error = Some(e),
+                    }
+                });
+            });
+        }
+        let (toggle, me, uuid) = (toggle.clone(), me.clone(), uuid.clone());
+        Effect::new(move |_| {
+            if let Some(follows) = list.with(|l| (l.pages_loaded > 0).then(|| l.items.contains(&uuid))) {
                 known::remember(&me, Kind::Follow, &uuid, follows);
                 toggle.update(|t| t.learn(follows));
             }
