@@ -163,25 +163,44 @@ impl Running {
         Ok(())
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops cleanly.
-    pub async fn until_signal(self) -> anyhow::Result<()> {
-        shutdown_signal().await;
+    /// Serves until `signals` fires, then stops cleanly.
+    pub async fn until(self, signals: ShutdownSignals) -> anyhow::Result<()> {
+        signals.recv().await;
         tracing::info!("shutting down");
         self.stop().await
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGINT and SIGTERM, listened for from the moment this is made: make it
+/// before serving starts, or a signal that arrives in between kills the
+/// process instead of stopping it cleanly.
+pub struct ShutdownSignals {
     #[cfg(unix)]
-    let term = async {
-        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            s.recv().await;
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl ShutdownSignals {
+    pub fn listen() -> std::io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Ok(ShutdownSignals {
+                interrupt: signal(SignalKind::interrupt())?,
+                terminate: signal(SignalKind::terminate())?,
+            })
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+        #[cfg(not(unix))]
+        Ok(ShutdownSignals {})
+    }
+
+    async fn recv(mut self) {
+        #[cfg(unix)]
+        tokio::select! { _ = self.interrupt.recv() => {}, _ = self.terminate.recv() => {} }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
 }

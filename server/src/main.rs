@@ -114,11 +114,13 @@ async fn main() -> anyhow::Result<()> {
                 token_requests_per_minute,
                 sign_in_failures,
             };
+            // Listen for SIGINT/SIGTERM before anything can answer a request.
+            let signals = perch_server::ShutdownSignals::listen()?;
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let bound = listener.local_addr()?;
             let server = perch_server::start(listener, options).await?;
             println!("Perch is serving on http://{bound}");
-            server.until_signal().await
+            server.until(signals).await
         }
         Command::User { command: UserCommand::Add { username, display_name, email, password } } => {
             let pool = db::open(&cli.db).await?;
