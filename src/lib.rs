@@ -12,6 +12,8 @@ pub mod oauth;
 pub mod routes;
 pub mod session;
 pub mod store;
+#[cfg(test)]
+mod test_rng;
 pub mod text;
 pub mod timeline;
 pub mod toggle;

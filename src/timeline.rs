@@ -139,6 +139,7 @@ impl Timeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     fn item(uuid: &str, at: i64) -> Item {
         Item { uuid: uuid.into(), at: Timestamp(at) }
@@ -181,26 +182,13 @@ mod tests {
         assert!(t.done());
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n.max(1)
-        }
-    }
-
     /// Random sources, random page sizes, random arrival order: the shown
     /// list is always a prefix of the true newest-first union (no gap, no
     /// duplicate), and Load more eventually shows all of it.
     #[test]
     fn property_always_a_prefix_of_the_sorted_union() {
         for seed in 1..1500u64 {
-            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = Rng::new(seed);
             let page_size = 1 + rng.below(6) as usize;
             let n_sources = 1 + rng.below(6) as usize;
             let mut server: BTreeMap<String, Vec<Item>> = BTreeMap::new();

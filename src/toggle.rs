@@ -107,6 +107,7 @@ pub fn shown_count(server_count: u64, toggle: &Toggle) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     #[test]
     fn a_click_shows_at_once_and_sends_one_request() {
@@ -168,24 +169,13 @@ mod tests {
         assert!(!t.shown(), "the screen ends on the server's state");
     }
 
-    /// A deterministic random source for the property tests.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
-
     /// Any sequence of clicks, with answers arriving at any point and some
     /// requests failing, ends with screen = server = the last intent, or
     /// screen = server after a failure that came after the last click.
     #[test]
     fn property_screen_and_server_agree_after_any_interleaving() {
         for seed in 1..3000u64 {
-            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = Rng::new(seed);
             let start = rng.next() % 2 == 0;
             let mut server = start; // the real server
             let mut t = Toggle::new(start);
