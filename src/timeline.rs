@@ -1,15 +1,21 @@
 //! The home timeline's merge, composed in the browser from many paged
 //! sources (the owner's posts and each followed user's), newest first.
+//! Plain Rust, no browser: `home.rs` drives it with requests.
 //!
 //! What may be shown is what can be known correct: every source that is not
-//! exhausted may still hold posts older than its oldest loaded one, so the
-//! merged list is cut at the newest of those "oldest loaded" times (the
-//! horizon). Nothing is shown until every source has answered its first
-//! page; a failed source is left out and reported. Load more asks only the
-//! sources holding the horizon back (those whose loaded posts are used up).
-//! Never a duplicate, never a gap.
+//! exhausted may still hold posts older than the oldest it has given so far,
+//! so the merged list is cut at the newest of those "reached" points (the
+//! horizon). Nothing is shown until every source has answered its first page
+//! (or was set aside as slow, or failed); Load more asks only the sources
+//! holding the horizon back. Never a duplicate, never a gap.
+//!
+//! Once something is shown, it stays shown: a source that comes in later (a
+//! new follow, a retried or slow source) first *catches up*, page by page,
+//! until it reaches the horizon, and only then joins the merge, so joining
+//! never pulls the cut up over what the person is reading.
 
 use perch_model::Timestamp;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
 
 /// One post of a source, as the merge needs it.
@@ -21,8 +27,13 @@ pub struct Item {
 
 impl Item {
     /// Newest first; equal times fall back to the uuid, so the order is total.
-    fn key(&self) -> (std::cmp::Reverse<Timestamp>, std::cmp::Reverse<&str>) {
-        (std::cmp::Reverse(self.at), std::cmp::Reverse(self.uuid.as_str()))
+    fn key(&self) -> (Reverse<Timestamp>, Reverse<&str>) {
+        (Reverse(self.at), Reverse(self.uuid.as_str()))
+    }
+
+    /// The timeline's order: `Less` when `self` comes first (is newer).
+    pub fn order(&self, other: &Item) -> Ordering {
+        self.key().cmp(&other.key())
     }
 }
 
@@ -30,14 +41,31 @@ impl Item {
 struct Source {
     /// Loaded posts, newest first, without duplicates.
     items: Vec<Item>,
+    /// The oldest post the source has given: how far its pages reached. Kept
+    /// when that post is deleted, so a deletion never moves the horizon up.
+    reached: Option<Item>,
     pages: u32,
     exhausted: bool,
+    /// The last request for this source failed.
     failed: bool,
+    /// Part of the merge. Sources added after the first render join once
+    /// they have caught up with the horizon.
+    joined: bool,
+    /// Posts of this source deleted since its last page: the server's pages
+    /// moved back by as many, so the next request starts that much earlier.
+    removed: usize,
 }
 
 impl Source {
-    fn oldest(&self) -> Option<&Item> {
-        self.items.last()
+    /// The next page to ask for: the one holding the first post not loaded.
+    fn next_page(&self, page_size: usize) -> u32 {
+        let loaded = (self.pages as usize * page_size).saturating_sub(self.removed);
+        (loaded / page_size) as u32 + 1
+    }
+
+    /// In the merge.
+    fn live(&self) -> bool {
+        self.joined
     }
 }
 
@@ -45,94 +73,249 @@ impl Source {
 pub struct Timeline {
     sources: BTreeMap<String, Source>,
     page_size: usize,
+    /// Something was shown (every first source answered or was set aside).
+    started: bool,
 }
 
 impl Timeline {
     /// A timeline over these sources (user uuids), with the server's page size.
     pub fn new(sources: impl IntoIterator<Item = String>, page_size: usize) -> Self {
-        Timeline { sources: sources.into_iter().map(|s| (s, Source::default())).collect(), page_size }
+        let sources =
+            sources.into_iter().map(|s| (s, Source { joined: true, ..Source::default() })).collect::<BTreeMap<_, _>>();
+        let mut timeline = Timeline { sources, page_size: page_size.max(1), started: false };
+        timeline.settle();
+        timeline
+    }
+
+    pub fn sources(&self) -> impl Iterator<Item = &String> {
+        self.sources.keys()
+    }
+
+    pub fn has_source(&self, source: &str) -> bool {
+        self.sources.contains_key(source)
     }
 
     /// Page `page` (1-based) of `source` arrived, newest first. A short page
     /// means the source has nothing more. Pages that arrive twice, late or
-    /// overlapping (offsets shift when someone posts) add nothing twice.
+    /// overlapping (offsets move when someone posts), and a fresh page 1
+    /// from a check for new posts, add nothing twice.
     pub fn page_arrived(&mut self, source: &str, page: u32, items: Vec<Item>) {
         let page_size = self.page_size;
         let Some(s) = self.sources.get_mut(source) else { return };
         s.failed = false;
+        let next = s.next_page(page_size);
+        if s.removed > 0 {
+            if page > next {
+                // Asked before a deletion moved the pages back: it may have
+                // skipped a post. An earlier page is asked instead.
+                return;
+            }
+            if page == next {
+                s.removed = 0;
+                s.pages = page;
+            }
+        }
         if items.len() < page_size {
             s.exhausted = true;
         }
         for item in items {
+            if s.reached.as_ref().is_none_or(|r| item.order(r) == Ordering::Greater) {
+                s.reached = Some(item.clone());
+            }
             if !s.items.iter().any(|i| i.uuid == item.uuid) {
                 s.items.push(item);
             }
         }
-        s.items.sort_by(|a, b| a.key().cmp(&b.key()));
+        s.items.sort_by(Item::order);
         s.pages = s.pages.max(page);
+        self.settle();
     }
 
-    /// `source` could not be loaded: it is left out until retried.
+    /// Whether `items` (a fresh page 1) meets what `source` already has, so
+    /// nothing lies between them. When it does not, the next page is needed
+    /// too before the source is whole again.
+    pub fn overlaps(&self, source: &str, items: &[Item]) -> bool {
+        let Some(s) = self.sources.get(source) else { return true };
+        items.len() < self.page_size
+            || s.items.is_empty()
+            || items.iter().any(|i| s.items.iter().any(|k| k.uuid == i.uuid))
+            || s.reached.as_ref().is_some_and(|r| items.iter().any(|i| i.order(r) != Ordering::Less))
+    }
+
+    /// The request for `source` failed. A source with nothing loaded is left
+    /// out (and named) and catches up when it answers; one with posts shown
+    /// keeps them and holds the cut.
     pub fn failed(&mut self, source: &str) {
         if let Some(s) = self.sources.get_mut(source) {
             s.failed = true;
+            if s.pages == 0 {
+                s.joined = false;
+            }
         }
+        self.settle();
     }
 
-    /// The sources that failed, to name them with a Retry.
+    /// The sources whose last request failed, to name them with a Retry.
     pub fn failed_sources(&self) -> Vec<String> {
         self.sources.iter().filter(|(_, s)| s.failed).map(|(k, _)| k.clone()).collect()
     }
 
-    fn live(&self) -> impl Iterator<Item = (&String, &Source)> {
-        self.sources.iter().filter(|(_, s)| !s.failed)
+    /// Asks a failed source again: the request to make. After the first
+    /// render, a source that had nothing catches up before it joins.
+    pub fn retry(&mut self, source: &str) -> Option<(String, u32)> {
+        let page_size = self.page_size;
+        let s = self.sources.get_mut(source)?;
+        if !s.failed {
+            return None;
+        }
+        s.failed = false;
+        Some((source.to_owned(), s.next_page(page_size)))
     }
 
-    /// Whether every source that has not failed answered its first page.
+    /// Stops waiting for a slow source's first page before the first render:
+    /// it catches up and joins when it answers.
+    pub fn set_aside(&mut self, source: &str) {
+        if let Some(s) = self.sources.get_mut(source).filter(|s| s.pages == 0) {
+            s.joined = false;
+        }
+        self.settle();
+    }
+
+    /// The sources the first render still waits for.
+    pub fn waiting_for(&self) -> Vec<String> {
+        if self.started {
+            return Vec::new();
+        }
+        self.sources.iter().filter(|(_, s)| s.live() && s.pages == 0).map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Sources that are loading but not shown yet (slow, retried or new).
+    pub fn joining_sources(&self) -> Vec<String> {
+        self.sources.iter().filter(|(_, s)| !s.joined && !s.failed).map(|(k, _)| k.clone()).collect()
+    }
+
+    /// A new source (someone followed): the first request to make. Before
+    /// the first render it simply counts among the first sources.
+    pub fn add_source(&mut self, source: &str) -> Option<(String, u32)> {
+        if self.sources.contains_key(source) {
+            return None;
+        }
+        self.sources.insert(source.to_owned(), Source { joined: !self.started, ..Source::default() });
+        Some((source.to_owned(), 1))
+    }
+
+    /// A source leaves (someone unfollowed), and its posts with it.
+    pub fn remove_source(&mut self, source: &str) {
+        self.sources.remove(source);
+        self.settle();
+    }
+
+    /// A post was deleted: it leaves, and its source's pages moved back.
+    pub fn forget(&mut self, uuid: &str) {
+        for s in self.sources.values_mut() {
+            if let Some(at) = s.items.iter().position(|i| i.uuid == uuid) {
+                s.items.remove(at);
+                if !s.exhausted {
+                    s.removed += 1;
+                }
+            }
+        }
+    }
+
+    /// A post the owner just made in `source`: it is the newest, so it
+    /// belongs at the top and moves that source's pages forward by one,
+    /// which only ever repeats a post in a later page.
+    pub fn posted(&mut self, source: &str, item: Item) {
+        if let Some(s) = self.sources.get_mut(source) {
+            if s.pages > 0 && !s.items.iter().any(|i| i.uuid == item.uuid) {
+                if s.reached.is_none() {
+                    s.reached = Some(item.clone());
+                }
+                s.items.insert(0, item);
+                s.items.sort_by(Item::order);
+            }
+        }
+    }
+
+    fn live(&self) -> impl Iterator<Item = (&String, &Source)> {
+        self.sources.iter().filter(|(_, s)| s.live())
+    }
+
+    /// Whether every source in the merge answered its first page.
     pub fn ready(&self) -> bool {
         self.live().all(|(_, s)| s.pages > 0)
     }
 
-    /// The cut: the newest "oldest loaded" among sources that may hold more.
+    /// The cut: the newest "reached" among sources that may hold more.
     /// `None` means nothing holds the list back (everything loaded is shown).
     fn horizon(&self) -> Option<&Item> {
-        self.live().filter(|(_, s)| !s.exhausted).filter_map(|(_, s)| s.oldest()).min_by(|a, b| a.key().cmp(&b.key()))
+        self.live().filter(|(_, s)| !s.exhausted).filter_map(|(_, s)| s.reached.as_ref()).min_by(|a, b| a.order(b))
     }
 
-    /// The uuids that can be shown now, newest first; empty until ready.
-    pub fn visible(&self) -> Vec<String> {
+    /// Lets caught-up sources join, and notes the first render.
+    fn settle(&mut self) {
+        let horizon = self.horizon().cloned();
+        for s in self.sources.values_mut().filter(|s| !s.joined && !s.failed && s.pages > 0) {
+            let caught_up =
+                s.exhausted || matches!((&s.reached, &horizon), (Some(r), Some(h)) if r.order(h) != Ordering::Less);
+            if caught_up {
+                s.joined = true;
+            }
+        }
+        if self.ready() {
+            self.started = true;
+        }
+    }
+
+    /// Whether something can be shown (the first render happened).
+    pub fn started(&self) -> bool {
+        self.started
+    }
+
+    /// What can be shown now, newest first; empty until ready.
+    pub fn visible(&self) -> Vec<Item> {
         if !self.ready() {
             return Vec::new();
         }
-        let horizon = self.horizon().map(|h| h.key());
+        let horizon = self.horizon();
         let mut all: Vec<&Item> = self.live().flat_map(|(_, s)| s.items.iter()).collect();
-        all.sort_by(|a, b| a.key().cmp(&b.key()));
+        all.sort_by(|a, b| a.order(b));
         all.dedup_by(|a, b| a.uuid == b.uuid);
-        all.into_iter().filter(|i| horizon.as_ref().is_none_or(|h| i.key() <= *h)).map(|i| i.uuid.clone()).collect()
+        all.into_iter().filter(|i| horizon.is_none_or(|h| i.order(h) != Ordering::Greater)).cloned().collect()
     }
 
-    /// What Load more should fetch: (source, page) for the sources whose
-    /// loaded posts are all shown and that may hold more; and the first page
-    /// of any source not loaded yet.
+    /// What Load more should fetch: (source, page) for the sources in the
+    /// merge whose loaded posts are all shown and that may hold more, and
+    /// the first page of any not loaded yet.
     pub fn wanted(&self) -> Vec<(String, u32)> {
-        let horizon = self.horizon().map(|h| h.key());
+        let horizon = self.horizon();
         self.live()
             .filter(|(_, s)| !s.exhausted)
             .filter(|(_, s)| {
                 s.pages == 0
-                    || match (s.oldest(), &horizon) {
-                        (Some(oldest), Some(h)) => oldest.key() == *h,
+                    || match (&s.reached, horizon) {
+                        (Some(reached), Some(h)) => reached.order(h) == Ordering::Equal,
                         (None, _) => true,
                         _ => false,
                     }
             })
-            .map(|(k, s)| (k.clone(), s.pages + 1))
+            .map(|(k, s)| (k.clone(), s.next_page(self.page_size)))
+            .collect()
+    }
+
+    /// The next page of every source catching up (fetched without waiting
+    /// for Load more).
+    pub fn catching_up(&self) -> Vec<(String, u32)> {
+        self.sources
+            .iter()
+            .filter(|(_, s)| !s.joined && !s.failed && !s.exhausted)
+            .map(|(k, s)| (k.clone(), s.next_page(self.page_size)))
             .collect()
     }
 
     /// Nothing more to load anywhere.
     pub fn done(&self) -> bool {
-        self.live().all(|(_, s)| s.exhausted)
+        self.live().all(|(_, s)| s.exhausted) && self.joining_sources().is_empty()
     }
 }
 
@@ -140,90 +323,300 @@ impl Timeline {
 mod tests {
     use super::*;
     use crate::test_rng::Rng;
+    use std::collections::BTreeSet;
 
     fn item(uuid: &str, at: i64) -> Item {
         Item { uuid: uuid.into(), at: Timestamp(at) }
     }
 
+    fn uuids(items: Vec<Item>) -> Vec<String> {
+        items.into_iter().map(|i| i.uuid).collect()
+    }
+
+    fn two(page_size: usize) -> Timeline {
+        Timeline::new(["a".to_string(), "b".to_string()], page_size)
+    }
+
     #[test]
     fn nothing_shows_until_every_source_answered() {
-        let mut t = Timeline::new(["a".to_string(), "b".to_string()], 2);
+        let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
         assert!(t.visible().is_empty(), "b could hold anything");
+        assert_eq!(t.waiting_for(), ["b"]);
         t.page_arrived("b", 1, vec![item("b8", 8)]);
         // b is exhausted (short page); a may hold more below 5.
-        assert_eq!(t.visible(), ["a9", "b8", "a5"]);
+        assert_eq!(uuids(t.visible()), ["a9", "b8", "a5"]);
         assert_eq!(t.wanted(), [("a".to_string(), 2)]);
     }
 
     #[test]
     fn the_cut_waits_for_the_slowest_known_source() {
-        let mut t = Timeline::new(["a".to_string(), "b".to_string()], 2);
+        let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a8", 8)]);
         t.page_arrived("b", 1, vec![item("b7", 7), item("b1", 1)]);
         // a may have posts between 8 and 1: cut at a's oldest (8).
-        assert_eq!(t.visible(), ["a9", "a8"]);
+        assert_eq!(uuids(t.visible()), ["a9", "a8"]);
         assert_eq!(t.wanted(), [("a".to_string(), 2)], "only a's posts are used up");
         // A short page: a is exhausted, so the cut moves to b's oldest (1).
         t.page_arrived("a", 2, vec![item("a3", 3)]);
-        assert_eq!(t.visible(), ["a9", "a8", "b7", "a3", "b1"]);
+        assert_eq!(uuids(t.visible()), ["a9", "a8", "b7", "a3", "b1"]);
         assert_eq!(t.wanted(), [("b".to_string(), 2)]);
         t.page_arrived("b", 2, vec![]);
         assert!(t.done());
     }
 
     #[test]
-    fn a_failed_source_is_left_out_and_named() {
-        let mut t = Timeline::new(["a".to_string(), "b".to_string()], 15);
-        t.page_arrived("a", 1, vec![item("a1", 1)]);
+    fn a_failed_source_is_left_out_and_named_then_retried_without_moving_the_cut() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
         t.failed("b");
-        assert_eq!(t.visible(), ["a1"]);
+        assert_eq!(uuids(t.visible()), ["a9", "a5"]);
         assert_eq!(t.failed_sources(), ["b"]);
-        assert!(t.done());
+        assert_eq!(t.retry("b"), Some(("b".to_string(), 1)));
+        // b's first page ends above the cut: it catches up before joining.
+        t.page_arrived("b", 1, vec![item("b8", 8), item("b7", 7)]);
+        assert_eq!(uuids(t.visible()), ["a9", "a5"], "what was shown stays shown");
+        assert_eq!(t.catching_up(), [("b".to_string(), 2)]);
+        t.page_arrived("b", 2, vec![item("b6", 6), item("b2", 2)]);
+        assert_eq!(uuids(t.visible()), ["a9", "b8", "b7", "b6", "a5"]);
+        assert!(t.failed_sources().is_empty() && t.catching_up().is_empty());
     }
 
-    /// Random sources, random page sizes, random arrival order: the shown
-    /// list is always a prefix of the true newest-first union (no gap, no
-    /// duplicate), and Load more eventually shows all of it.
     #[test]
-    fn property_always_a_prefix_of_the_sorted_union() {
-        for seed in 1..1500u64 {
+    fn a_later_page_that_fails_keeps_what_is_shown() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
+        t.page_arrived("b", 1, vec![item("b4", 4)]);
+        t.failed("a");
+        assert_eq!(uuids(t.visible()), ["a9", "a5"]);
+        assert_eq!(t.wanted(), [("a".to_string(), 2)], "Load more asks again");
+        assert_eq!(t.retry("a"), Some(("a".to_string(), 2)));
+    }
+
+    #[test]
+    fn a_slow_source_set_aside_joins_when_it_has_caught_up() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
+        t.set_aside("b");
+        assert!(t.started());
+        assert_eq!(uuids(t.visible()), ["a9", "a5"]);
+        assert_eq!(t.joining_sources(), ["b"]);
+        assert!(!t.done());
+        t.page_arrived("b", 1, vec![item("b6", 6), item("b3", 3)]);
+        assert_eq!(uuids(t.visible()), ["a9", "b6", "a5"]);
+    }
+
+    #[test]
+    fn a_new_follow_and_an_unfollow() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a9", 9)]);
+        t.page_arrived("b", 1, vec![item("b4", 4)]);
+        assert_eq!(t.add_source("c"), Some(("c".to_string(), 1)));
+        assert_eq!(uuids(t.visible()), ["a9", "b4"], "c is loading, nothing moves");
+        t.page_arrived("c", 1, vec![item("c5", 5), item("c1", 1)]);
+        assert_eq!(uuids(t.visible()), ["a9", "b4"], "c may hold more between 5 and 1: it catches up first");
+        assert_eq!(t.catching_up(), [("c".to_string(), 2)]);
+        t.page_arrived("c", 2, vec![]);
+        assert_eq!(uuids(t.visible()), ["a9", "c5", "b4", "c1"]);
+        assert!(t.has_source("c"));
+        t.remove_source("c");
+        assert_eq!(uuids(t.visible()), ["a9", "b4"]);
+    }
+
+    #[test]
+    fn fresh_posts_come_in_on_page_one_without_duplicates() {
+        let mut t = Timeline::new(["a".to_string()], 2);
+        t.page_arrived("a", 1, vec![item("a5", 5), item("a4", 4)]);
+        // Two new posts: page 1 is now [a7, a6], page 2 [a5, a4], page 3 [a3...]
+        let fresh = vec![item("a7", 7), item("a6", 6)];
+        assert!(!t.overlaps("a", &fresh), "page 1 alone leaves a possible gap");
+        t.page_arrived("a", 1, fresh);
+        t.page_arrived("a", 2, vec![item("a5", 5), item("a4", 4)]);
+        assert_eq!(uuids(t.visible()), ["a7", "a6", "a5", "a4"]);
+        assert_eq!(t.wanted(), [("a".to_string(), 3)]);
+    }
+
+    #[test]
+    fn a_deleted_post_leaves_and_the_next_request_repeats_the_last_page() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
+        t.page_arrived("b", 1, vec![item("b7", 7)]);
+        t.forget("a5");
+        assert_eq!(uuids(t.visible()), ["a9", "b7"], "the cut stays where a's pages reached");
+        assert_eq!(t.wanted(), [("a".to_string(), 1)], "pages moved back by one");
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a3", 3)]);
+        assert_eq!(t.wanted(), [("a".to_string(), 2)]);
+    }
+
+    #[test]
+    fn an_own_new_post_goes_to_the_top() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a5", 5), item("a4", 4)]);
+        t.page_arrived("b", 1, vec![item("b3", 3)]);
+        t.posted("a", item("a10", 10));
+        assert_eq!(uuids(t.visible()), ["a10", "a5", "a4"]);
+    }
+
+    /// A server for the property test: sources with posts newest first.
+    struct Server {
+        posts: BTreeMap<String, Vec<Item>>,
+        page_size: usize,
+        clock: i64,
+    }
+
+    impl Server {
+        fn page(&self, source: &str, page: u32) -> Vec<Item> {
+            self.posts[source].iter().skip((page as usize - 1) * self.page_size).take(self.page_size).cloned().collect()
+        }
+
+        fn union(&self, sources: &BTreeSet<String>) -> Vec<String> {
+            let mut all: Vec<Item> = sources.iter().flat_map(|s| self.posts[s].iter().cloned()).collect();
+            all.sort_by(Item::order);
+            uuids(all)
+        }
+
+        fn post(&mut self, source: &str, n: usize) {
+            self.clock += 1;
+            self.posts.get_mut(source).unwrap().insert(0, item(&format!("{source}n{n}"), self.clock));
+        }
+    }
+
+    /// A check for new posts in `source`: page 1 and on until it meets what
+    /// is known, applied together (as `home.rs` does).
+    fn refresh(t: &mut Timeline, server: &Server, source: &str) {
+        let mut pages = Vec::new();
+        for page in 1.. {
+            let items = server.page(source, page);
+            let meets = t.overlaps(source, &items);
+            pages.push((page, items));
+            if meets {
+                break;
+            }
+        }
+        for (page, items) in pages {
+            t.page_arrived(source, page, items);
+        }
+    }
+
+    /// Random sources, page sizes and arrival orders; random failures and
+    /// retries, slow sources, new follows, unfollows, fresh posts, deletions:
+    /// the shown list is always sorted without duplicates, never loses a
+    /// post it showed (unless deleted or unfollowed), is a prefix of the
+    /// true union while the server is still, and Load more ends with all.
+    #[test]
+    fn property_never_a_gap_never_a_duplicate() {
+        // SEED=n runs one seed, to look at a failure.
+        let only = std::env::var("SEED").ok().and_then(|s| s.parse::<u64>().ok());
+        for seed in (1..1200u64).filter(|s| only.is_none_or(|o| o == *s)) {
             let mut rng = Rng::new(seed);
             let page_size = 1 + rng.below(6) as usize;
-            let n_sources = 1 + rng.below(6) as usize;
-            let mut server: BTreeMap<String, Vec<Item>> = BTreeMap::new();
+            let n_sources = 1 + rng.below(7) as usize;
+            let mut server = Server { posts: BTreeMap::new(), page_size, clock: 1000 };
             for s in 0..n_sources {
                 let mut posts: Vec<Item> =
-                    (0..rng.below(20)).map(|i| item(&format!("s{s}p{i}"), rng.below(50) as i64)).collect();
-                posts.sort_by(|a, b| a.key().cmp(&b.key()));
-                server.insert(format!("s{s}"), posts);
+                    (0..rng.below(20)).map(|i| item(&format!("s{s}p{i}"), rng.below(60) as i64)).collect();
+                posts.sort_by(Item::order);
+                server.posts.insert(format!("s{s}"), posts);
             }
-            let mut union: Vec<Item> = server.values().flatten().cloned().collect();
-            union.sort_by(|a, b| a.key().cmp(&b.key()));
-            let truth: Vec<String> = union.iter().map(|i| i.uuid.clone()).collect();
-
-            let mut t = Timeline::new(server.keys().cloned(), page_size);
-            let page_of = |source: &str, page: u32| -> Vec<Item> {
-                server[source].iter().skip((page as usize - 1) * page_size).take(page_size).cloned().collect()
-            };
-            let mut rounds = 0;
-            loop {
-                let mut wanted = t.wanted();
-                if wanted.is_empty() {
+            // The last source is followed later; the others from the start.
+            let late = (n_sources > 1 && rng.below(2) == 0).then(|| format!("s{}", n_sources - 1));
+            let mut followed: BTreeSet<String> =
+                server.posts.keys().filter(|s| Some(*s) != late.as_ref()).cloned().collect();
+            let mut t = Timeline::new(followed.iter().cloned(), page_size);
+            let mut pending: Vec<(String, u32)> = t.wanted();
+            let mut shown: Vec<String> = Vec::new();
+            let mut gone: BTreeSet<String> = BTreeSet::new();
+            let mut fresh = 0;
+            for step in 0..400 {
+                if pending.is_empty() {
+                    let more: Vec<_> = t.catching_up().into_iter().chain(t.wanted()).collect();
+                    pending.extend(more);
+                    let failed = t.failed_sources();
+                    for f in failed {
+                        pending.extend(t.retry(&f));
+                    }
+                }
+                if pending.is_empty() {
                     break;
                 }
-                // Arrive in a random order, checking the invariant after each.
-                while !wanted.is_empty() {
-                    let (source, page) = wanted.swap_remove(rng.below(wanted.len() as u64) as usize);
-                    t.page_arrived(&source, page, page_of(&source, page));
-                    let shown = t.visible();
-                    assert_eq!(shown[..], truth[..shown.len()], "seed {seed}: a prefix of the union");
+                let event = rng.below(20);
+                match event {
+                    0 if !t.started() => {
+                        let (source, _) = &pending[rng.below(pending.len() as u64) as usize];
+                        t.set_aside(&source.clone());
+                    }
+                    1 if late.as_ref().is_some_and(|l| !followed.contains(l)) => {
+                        let l = late.clone().unwrap();
+                        followed.insert(l.clone());
+                        pending.extend(t.add_source(&l));
+                    }
+                    2 if rng.below(4) == 0 && followed.len() > 1 => {
+                        let s = followed.iter().next().unwrap().clone();
+                        followed.remove(&s);
+                        t.remove_source(&s);
+                        pending.retain(|(p, _)| *p != s);
+                        gone.extend(server.posts[&s].iter().map(|i| i.uuid.clone()));
+                    }
+                    3 if fresh < 3 => {
+                        // Someone posts; a freshness check asks page 1 and
+                        // on until it meets what is known, then applies them.
+                        let s = followed.iter().nth(rng.below(followed.len() as u64) as usize).unwrap().clone();
+                        fresh += 1;
+                        server.post(&s, step);
+                        refresh(&mut t, &server, &s);
+                    }
+                    4 => {
+                        // A shown post is deleted.
+                        if let Some(uuid) = shown.get(rng.below(shown.len().max(1) as u64) as usize).cloned() {
+                            for posts in server.posts.values_mut() {
+                                posts.retain(|i| i.uuid != uuid);
+                            }
+                            t.forget(&uuid);
+                            gone.insert(uuid);
+                        }
+                    }
+                    _ => {
+                        let (source, page) = pending.swap_remove(rng.below(pending.len() as u64) as usize);
+                        if !t.has_source(&source) {
+                            continue;
+                        }
+                        if rng.below(8) == 0 {
+                            t.failed(&source);
+                        } else {
+                            t.page_arrived(&source, page, server.page(&source, page));
+                        }
+                    }
                 }
-                rounds += 1;
-                assert!(rounds < 200, "seed {seed}: Load more must make progress");
+                let now = uuids(t.visible());
+                let mut sorted = now.clone();
+                sorted.sort();
+                sorted.dedup();
+                assert_eq!(sorted.len(), now.len(), "seed {seed}: no duplicates");
+                for uuid in &shown {
+                    assert!(gone.contains(uuid) || now.contains(uuid), "seed {seed}: {uuid} stayed shown");
+                }
+                let joined: BTreeSet<String> =
+                    followed.iter().filter(|s| t.sources.get(*s).is_some_and(|x| x.live())).cloned().collect();
+                let truth = server.union(&joined);
+                assert_eq!(now[..], truth[..now.len()], "seed {seed} step {step}: a prefix of the union");
+                shown = now;
+            }
+            // Drain: Load more until done, then everything followed is shown.
+            for _ in 0..500 {
+                let mut next: Vec<_> = t.catching_up().into_iter().chain(t.wanted()).collect();
+                for f in t.failed_sources() {
+                    next.extend(t.retry(&f));
+                }
+                if next.is_empty() {
+                    break;
+                }
+                for (source, page) in next {
+                    let items = server.page(&source, page);
+                    t.page_arrived(&source, page, items);
+                }
             }
             assert!(t.done(), "seed {seed}");
-            assert_eq!(t.visible(), truth, "seed {seed}: in the end, everything");
+            assert_eq!(uuids(t.visible()), server.union(&followed), "seed {seed}: in the end, everything");
         }
     }
 }
