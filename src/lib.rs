@@ -6,11 +6,13 @@ pub mod api;
 pub mod components;
 pub mod config;
 pub mod drafts;
+pub mod home;
 pub mod known;
 pub mod navigation;
 pub mod oauth;
 pub mod routes;
 pub mod session;
+pub mod shortcuts;
 pub mod store;
 #[cfg(test)]
 mod test_rng;

@@ -50,9 +50,9 @@ async fn challenge(verifier: &str) -> Result<String, String> {
         .and_then(|w| w.crypto().ok())
         .map(|c| c.subtle())
         .ok_or("Signing in needs a secure page (https or localhost).")?;
-    let mut data = verifier.as_bytes().to_vec();
+    let data = verifier.as_bytes().to_vec();
     let promise = subtle
-        .digest_with_str_and_u8_array("SHA-256", &mut data)
+        .digest_with_str_and_u8_array("SHA-256", &data)
         .map_err(|_| "Signing in needs a secure page (https or localhost).")?;
     let digest = JsFuture::from(promise).await.map_err(|_| "The browser could not hash the sign-in code.")?;
     let bytes = js_sys::Uint8Array::new(&digest.unchecked_into::<js_sys::ArrayBuffer>()).to_vec();

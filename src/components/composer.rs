@@ -35,6 +35,7 @@ pub fn Composer(
     replying_to: Option<String>,
 ) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
+    let home = crate::home::use_home();
     let draft = std::sync::Arc::new(Draft::for_context(LocalStorage, parent.as_deref()));
     let text = RwSignal::new(draft.restore());
     let locked = RwSignal::new(false);
@@ -57,12 +58,15 @@ pub fn Composer(
             error.set(None);
             let body =
                 NewPost { content: text.get_untracked(), locked: locked.get_untracked(), parent: parent.clone() };
-            let (api, store, draft) = (api.clone(), store.clone(), draft.clone());
+            let (api, store, draft, home) = (api.clone(), store.clone(), draft.clone(), home.clone());
             let me = session.user().map(|u| u.uuid).unwrap_or_default();
             // Not scoped to the page: a send finishes even if the person moves on.
             spawn_local(async move {
                 match api.send_post(&body).await {
                     Ok(post) => {
+                        if let Some(home) = &home {
+                            home.posted(&post);
+                        }
                         let uuid = store.put_post(post);
                         match &body.parent {
                             Some(parent) => {

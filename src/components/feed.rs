@@ -15,6 +15,7 @@ pub fn Feed(
     load_more: Callback<()>,
     /// The feed's accessible name.
     label: &'static str,
+    /// What an empty list says ("" when the page says it itself).
     empty: &'static str,
 ) -> impl IntoView {
     let items = move || list.with(|l| l.items.iter().cloned().enumerate().collect::<Vec<_>>());
@@ -53,7 +54,7 @@ pub fn Feed(
                 <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
             </For>
         </div>
-        {move || list.with(|l| (l.done && l.items.is_empty() && l.error.is_none()).then(|| view! { <Empty text=empty/> }))}
+        {move || list.with(|l| (l.done && l.items.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
         <div class="load-more" class:hidden=move || list.with(|l| l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>

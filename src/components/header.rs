@@ -34,6 +34,7 @@ fn AccountMenu() -> impl IntoView {
     let signed = session.signed_untracked();
     let user = session.user().unwrap_or_default();
     let known = signed.as_ref().is_some_and(|s| s.scopes_known);
+    let help = expect_context::<crate::shortcuts::Help>();
     view! {
         <details class="account-menu">
             <summary>{format!("@{}", user.username)}</summary>
@@ -43,6 +44,7 @@ fn AccountMenu() -> impl IntoView {
                 <ul class="scopes">
                     {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
                 </ul>
+                <button type="button" on:click=move |_| help.0.set(true)>"Keyboard shortcuts"</button>
                 <button type="button" on:click=move |_| session.sign_out()>"Sign out"</button>
             </div>
         </details>

@@ -65,13 +65,14 @@ pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl Into
     let confirming = RwSignal::new(false);
     let deleting = RwSignal::new(false);
     let error = RwSignal::new(None::<ApiError>);
+    let home = crate::home::use_home();
     let reason = move |op: Operation| {
         let missing = op.missing(subject, &session.scopes());
         (!missing.is_empty()).then(|| format!("Your sign-in does not allow this (it lacks {}).", Scope::join(&missing)))
     };
     let delete = move |_| {
         deleting.set(true);
-        let (api, store, uuid, parent) = (api.clone(), store.clone(), uuid.clone(), parent.clone());
+        let (api, store, uuid, parent, home) = (api.clone(), store.clone(), uuid.clone(), parent.clone(), home.clone());
         spawn_local(async move {
             match api.delete_post(&uuid).await {
                 Ok(_) => {
@@ -79,6 +80,9 @@ pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl Into
                         parent.update(|p| p.reply_count = p.reply_count.saturating_sub(1));
                     }
                     store.forget_in_lists(&uuid);
+                    if let Some(home) = &home {
+                        home.deleted(&uuid);
+                    }
                     store.mark_deleted(&uuid);
                 }
                 Err(e) => {

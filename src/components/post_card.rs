@@ -140,7 +140,7 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
                 {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
                 <super::toggles::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
-                    <A href=format!("/post/{uuid}#reply")>"Reply"</A>
+                    <A href=format!("/post/{uuid}#reply") attr:class="reply-link">"Reply"</A>
                 })}
                 {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone() editing/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}

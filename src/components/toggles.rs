@@ -178,6 +178,7 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
         });
     }
     let error = RwSignal::new(None::<String>);
+    let home = crate::home::use_home();
     let refused = move || refusal(Operation::FollowUser, Subject::Post, &session.scopes());
     let click = on_click(
         toggle.clone(),
@@ -196,6 +197,9 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
                         u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
                         u.followed = Some(now);
                     });
+                }
+                if let Some(home) = &home {
+                    home.follow_changed(&uuid, now);
                 }
             }
             known::remember(&me, Kind::Follow, &uuid, now);

@@ -1,11 +1,22 @@
-//! `/`: the home timeline (composed by the timeline issue). Until then it
-//! says who is signed in and where to go.
+//! `/`: the home timeline (the owner's posts and those of everyone they
+//! follow, newest first, from `home.rs`), the composer above it, "N new
+//! posts" instead of moving what is being read, the sources that failed or
+//! are still loading, and the reading position kept across reloads.
 
-use crate::navigation::PageHeading;
+use crate::components::feed::Feed;
+use crate::components::post_card::PostSkeleton;
+use crate::components::states::ErrorBox;
+use crate::home::{save_reading, Home, Phase, Reading, CHECK_EVERY};
+use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::session::use_session;
+use crate::store::{use_store, Paged};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Home() -> impl IntoView {
@@ -15,13 +26,15 @@ pub fn Home() -> impl IntoView {
         <main id="main" class="page home">
             <PageHeading text="Home"/>
             {move || match session.user() {
-                Some(user) => view! {
-                    <p>"Signed in as " <strong>{user.display_name.clone()}</strong> "."</p>
-                    <section aria-labelledby="new-post-heading">
-                        <h2 id="new-post-heading">"New post"</h2>
+                Some(_) => view! {
+                    <section aria-labelledby="new-post-heading" class="new-post">
+                        <h2 id="new-post-heading" class="visually-hidden">"New post"</h2>
                         <crate::components::composer::Composer/>
                     </section>
-                    <p><A href=format!("/user/@{}", user.username)>"Your profile and posts"</A></p>
+                    <section aria-labelledby="timeline-heading">
+                        <h2 id="timeline-heading" class="visually-hidden">"Timeline"</h2>
+                        <Timeline/>
+                    </section>
                 }.into_any(),
                 None => view! {
                     <p>"Perch shows your timeline once you have signed in."</p>
@@ -30,4 +43,294 @@ pub fn Home() -> impl IntoView {
             }}
         </main>
     }
+}
+
+/// The timeline itself, in whichever state it is.
+#[component]
+fn Timeline() -> impl IntoView {
+    let home = expect_context::<Home>();
+    let store = use_store();
+    let returning = take_returning();
+    home.ensure_started();
+    let state = home.state.clone();
+    if returning && state.with_untracked(|s| s.started()) {
+        restore_scroll(&store);
+    }
+    check_for_new_posts(home.clone());
+    keep_reading_position(home.clone());
+
+    let phase = Memo::new({
+        let state = state.clone();
+        move |_| state.with(|s| (s.phase.clone(), s.started()))
+    });
+    let retry = Callback::new({
+        let home = home.clone();
+        move |_| home.retry_following()
+    });
+    move || match phase.get() {
+        (Phase::FollowingFailed(error), _) => view! {
+            <p>"Perch could not read whom you follow, so it cannot build your timeline."</p>
+            <ErrorBox error retry/>
+        }
+        .into_any(),
+        (_, true) => view! { <Loaded home=home.clone()/> }.into_any(),
+        _ => view! {
+            <p class="visually-hidden" role="status">"Loading your timeline…"</p>
+            <PendingSources home=home.clone()/>
+            <PostSkeleton/><PostSkeleton/><PostSkeleton/>
+        }
+        .into_any(),
+    }
+}
+
+/// The timeline once its first screen is known.
+#[component]
+fn Loaded(home: Home) -> impl IntoView {
+    let state = home.state.clone();
+    let list = Memo::new({
+        let state = state.clone();
+        move |_| {
+            state.with(|s| Paged {
+                items: s.shown(),
+                pages_loaded: 1,
+                done: s.done(),
+                loading: s.loading_more(),
+                error: None,
+            })
+        }
+    });
+    let load_more = Callback::new({
+        let home = home.clone();
+        move |_| home.load_more()
+    });
+    let empty = {
+        let state = state.clone();
+        move || state.with(|s| s.done() && s.shown().is_empty() && s.new_count() == 0 && s.errors.is_empty())
+    };
+    let following = {
+        let state = state.clone();
+        move || state.with(|s| s.following_count())
+    };
+    restore_reading_position(home.clone());
+    view! {
+        <NewPosts home=home.clone()/>
+        <SourceProblems home=home.clone()/>
+        <PendingSources home=home.clone()/>
+        {move || empty().then(|| if following() == 0 {
+            view! { <EmptyTimeline/> }.into_any()
+        } else {
+            view! { <p class="empty">"No posts yet from you or the people you follow."</p> }.into_any()
+        })}
+        <Feed list=Signal::from(list) load_more label="Timeline" empty=""/>
+    }
+}
+
+/// "Show N new posts": new posts wait here instead of moving the list.
+#[component]
+fn NewPosts(home: Home) -> impl IntoView {
+    let count = {
+        let state = home.state.clone();
+        Memo::new(move |_| state.with(|s| s.new_count()))
+    };
+    let words = move || match count.get() {
+        1 => "1 new post".to_owned(),
+        n => format!("{n} new posts"),
+    };
+    view! {
+        <div class="new-posts">
+            <p class="visually-hidden" role="status">{move || (count.get() > 0).then(words)}</p>
+            {move || (count.get() > 0).then(|| {
+                let home = home.clone();
+                view! {
+                    <button type="button" class="new-posts-button" on:click=move |_| {
+                        home.show_new();
+                        window().scroll_to_with_x_and_y(0.0, 0.0);
+                    }>{format!("Show {}", words())}</button>
+                }
+            })}
+        </div>
+    }
+}
+
+/// "@name", or "someone" when the user is not known here.
+fn handle_of(uuid: &str) -> String {
+    use_store().user(uuid).map(|u| u.with_untracked(|u| format!("@{}", u.username))).unwrap_or("someone".into())
+}
+
+/// The sources whose posts are missing because a request failed, each with
+/// Retry; the rest of the timeline shows meanwhile.
+#[component]
+fn SourceProblems(home: Home) -> impl IntoView {
+    let state = home.state.clone();
+    let failed = Memo::new(move |_| {
+        state.with(|s| {
+            let mut failed: Vec<(String, String)> =
+                s.errors.iter().map(|(uuid, e)| (uuid.clone(), e.explain())).collect();
+            failed.sort();
+            failed
+        })
+    });
+    move || {
+        let failed = failed.get();
+        (!failed.is_empty()).then(|| {
+            let items = failed
+                .into_iter()
+                .map(|(uuid, reason)| {
+                    let name = handle_of(&uuid);
+                    let home = home.clone();
+                    view! {
+                        <li>
+                            <span>{format!("Posts from {name} could not be loaded. {reason}")}</span>
+                            " "
+                            <button type="button" on:click=move |_| home.retry(&uuid)>
+                                "Retry"<span class="visually-hidden">{format!(" loading {name}'s posts")}</span>
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="source-problems" role="alert">
+                    <p>"Some posts are missing from your timeline:"</p>
+                    <ul>{items}</ul>
+                </div>
+            }
+        })
+    }
+}
+
+/// The sources still loading: slow ones the first screen stopped waiting
+/// for, and new follows catching up.
+#[component]
+fn PendingSources(home: Home) -> impl IntoView {
+    let state = home.state.clone();
+    let pending = Memo::new(move |_| state.with(|s| if s.started() { s.pending_sources() } else { Vec::new() }));
+    move || {
+        let pending = pending.get();
+        (!pending.is_empty()).then(|| {
+            let names: Vec<String> = pending.iter().map(|u| handle_of(u)).collect();
+            view! { <p class="pending-sources" role="status">{format!("Still loading posts from {}…", names.join(", "))}</p> }
+        })
+    }
+}
+
+/// What a new account sees: how to fill the timeline.
+#[component]
+fn EmptyTimeline() -> impl IntoView {
+    let navigate = use_navigate();
+    let name = RwSignal::new(String::new());
+    view! {
+        <div class="empty-timeline">
+            <p><strong>"Your timeline is empty."</strong></p>
+            <p>"It shows your posts and the posts of everyone you follow. Write your first post above, or find people to follow:"</p>
+            <form class="find-person" on:submit=move |ev| {
+                ev.prevent_default();
+                let wanted = name.get_untracked();
+                let wanted = wanted.trim().trim_start_matches('@');
+                if !wanted.is_empty() {
+                    navigate(&format!("/user/@{wanted}"), Default::default());
+                }
+            }>
+                <label for="find-person">"Username"</label>
+                <input id="find-person" type="text" placeholder="@name" autocomplete="off"
+                    prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+                <button type="submit">"Go to profile"</button>
+            </form>
+        </div>
+    }
+}
+
+/// Checks for new posts every minute while the page is shown and the tab
+/// visible, and at once when the tab comes back after a minute away.
+fn check_for_new_posts(home: Home) {
+    let overdue = {
+        let home = home.clone();
+        move || {
+            let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
+            let last = home.state.with_untracked(|s| s.last_check);
+            if visible && js_sys::Date::now() - last >= CHECK_EVERY.as_millis() as f64 - 500.0 {
+                home.check_new();
+            }
+        }
+    };
+    overdue();
+    if let Ok(interval) = set_interval_with_handle(overdue.clone(), CHECK_EVERY) {
+        on_cleanup(move || interval.clear());
+    }
+    let listener = leptos::prelude::window_event_listener_untyped("visibilitychange", move |_| overdue());
+    on_cleanup(move || listener.remove());
+}
+
+/// Saves which post is at the top of the screen (and the newest shown)
+/// shortly after each scroll, for a reload to come back to.
+fn keep_reading_position(home: Home) {
+    let pending = Arc::new(AtomicBool::new(false));
+    let listener = window_event_listener(leptos::ev::scroll, move |_| {
+        if pending.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let (home, pending) = (home.clone(), pending.clone());
+        set_timeout(
+            move || {
+                pending.store(false, Ordering::SeqCst);
+                save_position(&home);
+            },
+            std::time::Duration::from_millis(250),
+        );
+    });
+    on_cleanup(move || listener.remove());
+}
+
+fn save_position(home: &Home) {
+    let (owner, started, restoring) =
+        home.state.with_untracked(|s| (s.owner.clone(), s.started(), s.restore.is_some()));
+    if !started || restoring {
+        return;
+    }
+    let Ok(posts) = document().query_selector_all("main [role=feed] article[data-uuid]") else { return };
+    let top = (0..posts.length())
+        .filter_map(|i| posts.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .find(|el| el.get_bounding_client_rect().bottom() > 0.0);
+    let (at, offset) = match top {
+        Some(el) if window().scroll_y().unwrap_or(0.0) > 0.0 => {
+            let uuid = el.get_attribute("data-uuid").unwrap_or_default();
+            (home.mark_of(&uuid), el.get_bounding_client_rect().top())
+        }
+        _ => (None, 0.0),
+    };
+    save_reading(&owner, &Reading { newest: home.newest_shown(), at, offset });
+}
+
+/// After a reload: once the post read last is loaded, scroll back to it
+/// (or to where it was, if it is gone).
+fn restore_reading_position(home: Home) {
+    let state = home.state.clone();
+    Effect::new(move |_| {
+        let target = state.with(|s| {
+            let reading = s.restore.clone()?;
+            Some((reading, s.shown()))
+        });
+        let Some((reading, shown)) = target else { return };
+        if home.restoring() {
+            return;
+        }
+        home.restored();
+        let Some(at) = reading.at else { return };
+        let uuid = if shown.contains(&at.uuid) {
+            Some(at.uuid.clone())
+        } else {
+            // Gone: the first post older than it.
+            let store = use_store();
+            shown.into_iter().find(|u| {
+                store.post_untracked(u).and_then(|p| p.created_at).is_some_and(|t| t.0 < at.at)
+            })
+        };
+        let Some(uuid) = uuid else { return };
+        request_animation_frame(move || {
+            if let Some(el) = crate::shortcuts::post_element(&uuid) {
+                let y = el.get_bounding_client_rect().top() - reading.offset;
+                window().scroll_by_with_x_and_y(0.0, y);
+            }
+        });
+    });
 }

@@ -27,11 +27,16 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
     provide_context(session);
     let store = crate::store::Store::default();
     crate::navigation::install(store.clone());
+    provide_context(crate::home::Home::new(crate::api::Api::new(&config, session), store.clone(), session));
     provide_context(store);
     provide_context(config);
+    let help = crate::shortcuts::Help(RwSignal::new(false));
+    crate::shortcuts::install(help);
+    provide_context(help);
     view! {
         <Router>
             <SiteHeader/>
+            <crate::shortcuts::ShortcutsHelp/>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::Home/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>

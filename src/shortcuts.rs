@@ -1,0 +1,186 @@
+//! Keyboard shortcuts for reading, on every page with posts: `j`/`k` move
+//! focus between posts, `l` likes, `r` replies, `o` or Enter opens the
+//! thread, `n` goes to the composer, `?` lists them. Never while typing in a
+//! field or with Ctrl, Alt or Meta held; they can be turned off (the choice
+//! is kept in `localStorage`), and the list stays reachable from the
+//! account menu.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+const STORAGE_KEY: &str = "perch.shortcuts";
+
+/// The shortcuts, as the help lists them.
+pub const SHORTCUTS: [(&str, &str); 7] = [
+    ("j", "Next post"),
+    ("k", "Previous post"),
+    ("l", "Like or unlike the post"),
+    ("r", "Reply to the post"),
+    ("o or Enter", "Open the post's thread"),
+    ("n", "Write a new post"),
+    ("?", "Show this list"),
+];
+
+/// Whether shortcuts are on (they are unless turned off).
+pub fn enabled() -> bool {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .is_none_or(|v| v != "off")
+}
+
+pub fn set_enabled(on: bool) {
+    if let Some(storage) = window().local_storage().ok().flatten() {
+        let _ = if on { storage.remove_item(STORAGE_KEY) } else { storage.set_item(STORAGE_KEY, "off") };
+    }
+}
+
+/// Whether the help is open; provided by the shell.
+#[derive(Clone, Copy)]
+pub struct Help(pub RwSignal<bool>);
+
+/// The posts on the page, in reading order.
+fn posts() -> Vec<HtmlElement> {
+    let Ok(list) = document().query_selector_all("main article.post[data-uuid]") else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<HtmlElement>().ok()).collect()
+}
+
+/// The post element showing `uuid`, if on the page.
+pub fn post_element(uuid: &str) -> Option<HtmlElement> {
+    posts().into_iter().find(|el| el.get_attribute("data-uuid").as_deref() == Some(uuid))
+}
+
+/// The post holding the focus.
+fn current() -> Option<Element> {
+    document().active_element()?.closest("article.post[data-uuid]").ok().flatten()
+}
+
+fn focus_post(post: &HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = post.focus_with_options(&options);
+    let scroll = web_sys::ScrollIntoViewOptions::new();
+    scroll.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    post.scroll_into_view_with_scroll_into_view_options(&scroll);
+}
+
+/// Moves the focus `step` posts on (or to the first post in view).
+fn move_focus(step: i32) {
+    let posts = posts();
+    if posts.is_empty() {
+        return;
+    }
+    let at = current().and_then(|c| posts.iter().position(|p| c.is_same_node(Some(p))));
+    let next = match at {
+        Some(i) => (i as i32 + step).clamp(0, posts.len() as i32 - 1) as usize,
+        None => posts.iter().position(|p| p.get_bounding_client_rect().bottom() > 80.0).unwrap_or(0),
+    };
+    focus_post(&posts[next]);
+}
+
+/// Clicks `selector` inside the focused post.
+fn click_in_current(selector: &str) -> bool {
+    let Some(post) = current() else { return false };
+    match post.query_selector(selector).ok().flatten().and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
+        Some(el) => {
+            el.click();
+            true
+        }
+        None => false,
+    }
+}
+
+/// Whether the key went to something the person types in.
+fn typing(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else { return false };
+    matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+        || el.dyn_ref::<HtmlElement>().is_some_and(|h| h.is_content_editable())
+}
+
+/// Listens for the shortcuts for the whole visit; call once, in the shell.
+pub fn install(help: Help) {
+    let listener = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.default_prevented() || ev.ctrl_key() || ev.alt_key() || ev.meta_key() || typing(&ev) || !enabled() {
+            return;
+        }
+        if help.0.get_untracked() {
+            return;
+        }
+        let on_post_itself = document().active_element().is_some_and(|el| el.matches("article.post").unwrap_or(false));
+        let handled = match ev.key().as_str() {
+            "j" => {
+                move_focus(1);
+                true
+            }
+            "k" => {
+                move_focus(-1);
+                true
+            }
+            "l" => click_in_current("button.like"),
+            "r" => click_in_current("a.reply-link"),
+            "o" => click_in_current("a.time-link"),
+            "Enter" if on_post_itself => click_in_current("a.time-link"),
+            "n" => {
+                let field = document().get_element_by_id("post-text").or_else(|| document().get_element_by_id("reply-text"));
+                match field.and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
+                    Some(field) => field.focus().is_ok(),
+                    None => false,
+                }
+            }
+            "?" => {
+                help.0.set(true);
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+        }
+    });
+    // For the whole visit.
+    std::mem::forget(listener);
+}
+
+/// The list of shortcuts, as a modal dialog, with the switch to turn them off.
+#[component]
+pub fn ShortcutsHelp() -> impl IntoView {
+    let Help(open) = expect_context::<Help>();
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    let on = RwSignal::new(enabled());
+    Effect::new(move |_| {
+        let Some(dialog) = dialog.get() else { return };
+        if open.get() {
+            on.set(enabled());
+            if !dialog.open() {
+                let _ = dialog.show_modal();
+            }
+        } else if dialog.open() {
+            dialog.close();
+        }
+    });
+    view! {
+        <dialog node_ref=dialog class="shortcuts-help" aria-labelledby="shortcuts-title" on:close=move |_| open.set(false)>
+            <h2 id="shortcuts-title">"Keyboard shortcuts"</h2>
+            <dl>
+                {SHORTCUTS.iter().map(|(key, what)| view! {
+                    <div><dt><kbd>{*key}</kbd></dt><dd>{*what}</dd></div>
+                }).collect_view()}
+            </dl>
+            <p class="note">"They never act while you type in a field."</p>
+            <label class="switch">
+                <input type="checkbox" prop:checked=move || on.get() on:change=move |ev| {
+                    let checked = event_target_checked(&ev);
+                    set_enabled(checked);
+                    on.set(checked);
+                }/>
+                " Use keyboard shortcuts"
+            </label>
+            <div class="actions">
+                <button type="button" on:click=move |_| open.set(false)>"Close"</button>
+            </div>
+        </dialog>
+    }
+}
