@@ -12,7 +12,7 @@ test('a post from the home page appears on the own profile and clears its draft'
   await page.getByRole('button', { name: 'Post', exact: true }).click();
   await expect(field).toHaveValue('');
   expect(await page.evaluate(() => localStorage.getItem('perch.draft.new'))).toBeNull();
-  await page.getByRole('link', { name: 'Your profile and posts' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
   const first = page.getByRole('feed', { name: 'Posts' }).getByRole('article').first();
   await expect(first).toContainText('Hello from the composer 🐦');
   await page.reload();
