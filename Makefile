@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-native test-wasm test-e2e size bench-server
+.PHONY: run test setup app test-native test-wasm test-e2e size bench-server bench-timeline
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -47,3 +47,7 @@ size: setup
 # Benchmark, not a test: the server's throughput against ping.
 bench-server:
 	./scripts/bench-server.sh
+
+# Benchmark, not a test: the home timeline in Chromium with 50 follows.
+bench-timeline: setup app
+	./scripts/bench-timeline.sh

@@ -19,16 +19,26 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Requests in flight at once.
-pub const IN_FLIGHT: usize = 6;
+/// Requests handed to the browser at once. Not 6: the browser already runs
+/// at most 6 per host over HTTP/1.1 and queues the rest itself, keeping its
+/// connections busy while Perch reads the answers; a bound of 6 here made
+/// Perch's own reading pace the requests (8 waves instead of 2 and 427 ms
+/// instead of 274 ms to the first post with 50 follows, docs/timeline.md).
+/// The bound stays, for accounts that follow thousands.
+pub const IN_FLIGHT: usize = 64;
 /// How long the first screen waits for a slow source before showing the rest.
 const SLOW_SOURCE: Duration = Duration::from_secs(5);
 /// How often a visible home page checks for new posts.
 pub const CHECK_EVERY: Duration = Duration::from_secs(60);
-/// A check for new posts reads at most this many pages of one source.
-const FRESH_PAGES: u32 = 5;
+/// A check for new posts reads at most this many pages of one source; a
+/// source with more new posts than that is left for the next check rather
+/// than shown with a gap.
+const FRESH_PAGES: u32 = 20;
 /// Restoring a reading position loads at most this many rounds of pages.
 const RESTORE_ROUNDS: u32 = 20;
+/// Posts put on screen at first and by each Load more: the merge may know
+/// hundreds at once (every source's first page), the screen needs a few.
+pub const STEP: usize = 20;
 
 /// Where the person was reading, kept per account in `localStorage`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -86,8 +96,8 @@ pub enum Phase {
 /// Why more pages are being loaded.
 #[derive(Clone, Debug, PartialEq)]
 enum Goal {
-    /// Load more: until more than this many posts show, or nothing is left.
-    MoreThan(usize),
+    /// Load more: until this many posts are known, or nothing is left.
+    Fill(usize),
     /// After a reload: until the post read last shows (or its time does).
     Reach(Item, u32),
 }
@@ -102,6 +112,8 @@ pub struct HomeState {
     /// The newest post shown; newer posts wait behind "N new posts".
     anchor: Option<Item>,
     goal: Option<Goal>,
+    /// How many of the known posts are on screen.
+    limit: usize,
     /// The first screen was set up (anchor and restore goal chosen).
     settled: bool,
     /// A reading position to scroll back to once it shows.
@@ -120,6 +132,14 @@ impl HomeState {
     }
 
     fn shown_items(&self) -> Vec<Item> {
+        let mut known = self.known();
+        known.truncate(self.limit);
+        known
+    }
+
+    /// Everything that could be shown: known correct, not newer than the
+    /// newest shown.
+    fn known(&self) -> Vec<Item> {
         let Some(t) = &self.timeline else { return Vec::new() };
         let visible = t.visible();
         match &self.anchor {
@@ -142,13 +162,14 @@ impl HomeState {
         self.timeline.as_ref().is_some_and(Timeline::started)
     }
 
+    /// Nothing more to show: everything is loaded and on screen.
     pub fn done(&self) -> bool {
-        self.timeline.as_ref().is_some_and(Timeline::done)
+        self.timeline.as_ref().is_some_and(Timeline::done) && self.known().len() <= self.limit
     }
 
-    /// Load more (or a restore) is under way.
+    /// Posts the person asked for are still coming.
     pub fn loading_more(&self) -> bool {
-        self.goal.is_some() && self.loading > 0
+        self.loading > 0 && (self.known().len() < self.limit || matches!(self.goal, Some(Goal::Reach(..))))
     }
 
     /// Sources followed (the owner's own not counted).
@@ -230,6 +251,7 @@ impl Home {
             owner: me.clone(),
             phase: Phase::Following,
             restore: saved_reading(&me),
+            limit: STEP,
             last_check: js_sys::Date::now(),
             ..HomeState::default()
         });
@@ -325,11 +347,7 @@ impl Home {
             spawn_local(async move {
                 let (generation, job) = next;
                 this.run(generation, &job).await;
-                {
-                    let mut q = lock(&this.queue);
-                    q.running = q.running.saturating_sub(1);
-                    q.known.remove(&job);
-                }
+                lock(&this.queue).known.remove(&job);
                 if matches!(job, Job::Page(..)) && this.generation() == generation {
                     this.state.update(|s| s.loading = s.loading.saturating_sub(1));
                 }
@@ -341,13 +359,25 @@ impl Home {
         }
     }
 
+    /// Frees a slot for the next request as soon as an answer is in, so
+    /// the requests keep flowing while the answer is being merged.
+    fn release_slot(&self) {
+        {
+            let mut q = lock(&self.queue);
+            q.running = q.running.saturating_sub(1);
+        }
+        self.pump();
+    }
+
     async fn run(&self, generation: u64, job: &Job) {
         if self.generation() != generation {
+            self.release_slot();
             return;
         }
         match job {
             Job::Page(source, page) => {
                 let result = self.api.user_posts(source, *page).await;
+                self.release_slot();
                 if self.generation() != generation {
                     return;
                 }
@@ -373,24 +403,8 @@ impl Home {
                 }
             }
             Job::Fresh(source) => {
-                let mut pages = Vec::new();
-                for page in 1..=FRESH_PAGES {
-                    let Ok(answer) = self.api.user_posts(source, page).await else { return };
-                    if self.generation() != generation {
-                        return;
-                    }
-                    let items: Vec<Item> = answer.posts.iter().map(item_of).collect();
-                    let meets = self.state.with_untracked(|s| {
-                        s.timeline.as_ref().is_none_or(|t| !t.has_source(source) || t.overlaps(source, &items))
-                    });
-                    for post in answer.posts {
-                        self.store.put_post(post);
-                    }
-                    pages.push((page, items));
-                    if meets {
-                        break;
-                    }
-                }
+                let pages = self.fresh_pages(generation, source).await;
+                self.release_slot();
                 self.state.update(|s| {
                     if let Some(t) = s.timeline.as_mut() {
                         for (page, items) in pages {
@@ -400,6 +414,29 @@ impl Home {
                 });
             }
         }
+    }
+
+    /// Page 1 of `source` and on, until a page meets what is known.
+    async fn fresh_pages(&self, generation: u64, source: &str) -> Vec<(u32, Vec<Item>)> {
+        let mut pages = Vec::new();
+        for page in 1..=FRESH_PAGES {
+            let Ok(answer) = self.api.user_posts(source, page).await else { return Vec::new() };
+            if self.generation() != generation {
+                return Vec::new();
+            }
+            let items: Vec<Item> = answer.posts.iter().map(item_of).collect();
+            let meets = self.state.with_untracked(|s| {
+                s.timeline.as_ref().is_none_or(|t| !t.has_source(source) || t.overlaps(source, &items))
+            });
+            for post in answer.posts {
+                self.store.put_post(post);
+            }
+            pages.push((page, items));
+            if meets {
+                return pages;
+            }
+        }
+        Vec::new()
     }
 
     /// After any answer: the first screen, sources catching up, and Load
@@ -430,13 +467,17 @@ impl Home {
             let reached = match &s.goal {
                 None => true,
                 Some(_) if t.done() => true,
-                Some(Goal::MoreThan(n)) => s.shown().len() > *n,
+                Some(Goal::Fill(n)) => s.known().len() >= *n,
                 Some(Goal::Reach(item, rounds)) => {
-                    *rounds == 0
-                        || t.visible().last().is_some_and(|last| last.order(item) != std::cmp::Ordering::Less)
+                    *rounds == 0 || t.visible().last().is_some_and(|last| last.order(item) != std::cmp::Ordering::Less)
                 }
             };
             if reached {
+                if let Some(Goal::Reach(item, _)) = &s.goal {
+                    // Put the post read last on screen, with a step below it.
+                    let above = s.known().iter().take_while(|i| i.order(item) == std::cmp::Ordering::Less).count();
+                    s.limit = s.limit.max(above + STEP);
+                }
                 s.goal = None;
             } else if s.loading == 0 {
                 if let Some(Goal::Reach(_, rounds)) = &mut s.goal {
@@ -450,15 +491,24 @@ impl Home {
         }
     }
 
-    /// Load more: the next pages of the sources whose posts are used up.
+    /// Load more: puts the next posts already known on screen, and loads
+    /// the next pages of the sources whose posts are used up so that the
+    /// step after is known too.
     pub fn load_more(&self) {
         let jobs = self.state.try_update(|s| {
             let t = s.timeline.as_ref()?;
-            if !t.started() || t.done() || s.goal.is_some() {
+            if !t.started() || matches!(s.goal, Some(Goal::Reach(..))) {
                 return None;
             }
-            s.goal = Some(Goal::MoreThan(s.shown().len()));
-            Some(t.wanted())
+            let known = s.known().len();
+            if known > s.limit {
+                s.limit += STEP;
+            }
+            if t.done() || known >= s.limit + STEP {
+                return None;
+            }
+            s.goal = Some(Goal::Fill(s.limit + STEP));
+            (s.loading == 0).then(|| t.wanted())
         });
         if let Some(Some(jobs)) = jobs {
             self.enqueue(jobs.into_iter().map(|(source, page)| Job::Page(source, page)));
@@ -499,7 +549,10 @@ impl Home {
                 let now: Vec<String> = this.store.put_user_refs(list.following);
                 this.remember_following(&me, &now);
                 let before: Vec<String> = this.state.with_untracked(|s| {
-                    s.timeline.as_ref().map(|t| t.sources().filter(|u| **u != me).cloned().collect()).unwrap_or_default()
+                    s.timeline
+                        .as_ref()
+                        .map(|t| t.sources().filter(|u| **u != me).cloned().collect())
+                        .unwrap_or_default()
                 });
                 for gone in before.iter().filter(|u| !now.contains(u)) {
                     this.follow_changed(gone, false);
@@ -508,16 +561,19 @@ impl Home {
                     this.follow_changed(new, true);
                 }
             }
-            let sources: Vec<String> = this.state.with_untracked(|s| {
-                s.timeline.as_ref().map(|t| t.sources().cloned().collect()).unwrap_or_default()
-            });
+            let sources: Vec<String> = this
+                .state
+                .with_untracked(|s| s.timeline.as_ref().map(|t| t.sources().cloned().collect()).unwrap_or_default());
             this.enqueue(sources.into_iter().map(Job::Fresh));
         });
     }
 
     /// Shows the new posts (the person asked to).
     pub fn show_new(&self) {
-        self.state.update(|s| s.anchor = s.timeline.as_ref().and_then(|t| t.visible().into_iter().next()));
+        self.state.update(|s| {
+            s.limit += s.new_count();
+            s.anchor = s.timeline.as_ref().and_then(|t| t.visible().into_iter().next());
+        });
     }
 
     /// The owner followed (`true`) or unfollowed someone.
@@ -544,8 +600,9 @@ impl Home {
             let owner = s.owner.clone();
             if let Some(t) = s.timeline.as_mut() {
                 t.posted(&owner, item);
-                s.anchor = t.visible().into_iter().next();
             }
+            s.limit += s.new_count();
+            s.anchor = s.timeline.as_ref().and_then(|t| t.visible().into_iter().next());
         });
     }
 

@@ -124,7 +124,8 @@ pub fn install(help: Help) {
             "o" => click_in_current("a.time-link"),
             "Enter" if on_post_itself => click_in_current("a.time-link"),
             "n" => {
-                let field = document().get_element_by_id("post-text").or_else(|| document().get_element_by_id("reply-text"));
+                let field =
+                    document().get_element_by_id("post-text").or_else(|| document().get_element_by_id("reply-text"));
                 match field.and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
                     Some(field) => field.focus().is_ok(),
                     None => false,

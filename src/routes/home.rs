@@ -321,9 +321,7 @@ fn restore_reading_position(home: Home) {
         } else {
             // Gone: the first post older than it.
             let store = use_store();
-            shown.into_iter().find(|u| {
-                store.post_untracked(u).and_then(|p| p.created_at).is_some_and(|t| t.0 < at.at)
-            })
+            shown.into_iter().find(|u| store.post_untracked(u).and_then(|p| p.created_at).is_some_and(|t| t.0 < at.at))
         };
         let Some(uuid) = uuid else { return };
         request_animation_frame(move || {
