@@ -202,6 +202,19 @@ test('keyboard shortcuts: j/k move, l likes, o opens, n writes, ? lists, and the
   await expect(page).toHaveURL(new RegExp(`/post/${uuid}$`));
   await page.goBack();
   await expect(posts.first()).toBeVisible();
+  await page.keyboard.press('j');
+  await expect(posts.nth(0)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/post/${uuid}$`));
+  await page.goBack();
+  await expect(posts.first()).toBeVisible();
+  // r: the thread, with the reply box ready.
+  await page.keyboard.press('j');
+  await page.keyboard.press('r');
+  await expect(page).toHaveURL(new RegExp(`/post/${uuid}#reply$`));
+  await expect(page.locator('#reply-text')).toBeFocused();
+  await page.goBack();
+  await expect(posts.first()).toBeVisible();
 
   // n goes to the composer; typing there is typing, not shortcuts.
   await page.keyboard.press('n');
@@ -228,4 +241,26 @@ test('keyboard shortcuts: j/k move, l likes, o opens, n writes, ? lists, and the
   await help.getByRole('button', { name: 'Close' }).click();
   await page.keyboard.press('j');
   await expect(posts.first()).toBeFocused();
+});
+
+test('a slow source does not hold the first screen: the rest shows, and its posts join when they come', async ({ page }) => {
+  const tok = token('mira');
+  const leila = await api(page, tok, '/user/@leila');
+  await page.route(`**/api/v1/user/${leila.uuid}/posts/**`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    await route.continue();
+  });
+  await signInWithToken(page, 'mira');
+  await expect(timeline(page).getByRole('article').first()).toBeVisible({ timeout: 7000 });
+  await expect(page.getByText('Still loading posts from @leila')).toBeVisible();
+  await expect(timeline(page).locator('a.author', { hasText: '@leila' })).toHaveCount(0);
+  await expect(page.getByText('Still loading posts from @leila')).toHaveCount(0, { timeout: 15000 });
+  await expect(async () => {
+    if ((await timeline(page).locator('a.author', { hasText: '@leila' }).count()) === 0) {
+      await page.getByRole('button', { name: 'Load more' }).click({ timeout: 1000 });
+    }
+    await expect(timeline(page).locator('a.author', { hasText: '@leila' }).first()).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  const shown = await shownUuids(page);
+  expect(shown).toEqual((await expectedTimeline(page, tok)).slice(0, shown.length));
 });
