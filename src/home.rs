@@ -500,10 +500,10 @@ impl Home {
             if !t.started() || matches!(s.goal, Some(Goal::Reach(..))) {
                 return None;
             }
+            // The next step goes on screen now if known, else as it arrives;
+            // pressing again while it loads asks for nothing more.
             let known = s.known().len();
-            if known > s.limit {
-                s.limit += STEP;
-            }
+            s.limit = known.min(s.limit) + STEP;
             if t.done() || known >= s.limit + STEP {
                 return None;
             }

@@ -28,6 +28,9 @@ async function expectedTimeline(page: Page, tok: string): Promise<string[]> {
   return posts.map((p) => p.uuid);
 }
 
+/** Brings Load more into view as scrolling would (it then presses itself). */
+const scrollToLoadMore = (page: Page) => page.locator('.load-more button').evaluate((b) => b.scrollIntoView());
+
 const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
 const shownUuids = (page: Page) =>
   timeline(page).locator('article[data-uuid]').evaluateAll((els) => els.map((e) => e.getAttribute('data-uuid')!));
@@ -45,12 +48,17 @@ test('the demo timeline shows her posts and her follows\', newest first, and Loa
   await expect(timeline(page).locator('a.author', { hasText: '@olga' })).toHaveCount(0);
   await expectAccessible(page);
 
-  // Load more, by the button and by scrolling to it, twice over.
+  // Scrolling near the end loads more (twice over), and so does the button
+  // for keyboard users.
   const before = shown.length;
-  await page.getByRole('button', { name: 'Load more' }).click();
+  await scrollToLoadMore(page);
   await expect.poll(async () => (await shownUuids(page)).length).toBeGreaterThan(before);
-  await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
+  await scrollToLoadMore(page);
   await expect.poll(async () => (await shownUuids(page)).length).toBeGreaterThan(before + 15);
+  const scrolled = (await shownUuids(page)).length;
+  await page.getByRole('button', { name: /Load more|Loading/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await shownUuids(page)).length).toBeGreaterThan(scrolled);
   shown = await shownUuids(page);
   expect(new Set(shown).size).toBe(shown.length);
   expect(shown).toEqual(expected.slice(0, shown.length));
@@ -71,7 +79,7 @@ test('following someone brings their posts in; unfollowing takes them out', asyn
   // Not the reload the person did not ask for: the timeline was kept, and olga's posts came into it in place.
   const olgas = timeline(page).locator(`article[data-uuid="${newest.uuid}"]`);
   await expect(async () => {
-    if ((await olgas.count()) === 0) await page.getByRole('button', { name: 'Load more' }).click({ timeout: 1000 });
+    if ((await olgas.count()) === 0) await scrollToLoadMore(page);
     await expect(olgas).toHaveCount(1, { timeout: 1000 });
   }).toPass();
   const shown = await shownUuids(page);
@@ -156,7 +164,8 @@ test('a new account with no follows is told what to do', async ({ page }) => {
 
 test('back from a thread, and a reload, return to the same place in the timeline', async ({ page }) => {
   await signInWithToken(page, 'mira');
-  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(timeline(page).getByRole('article').first()).toBeVisible();
+  await scrollToLoadMore(page);
   await expect.poll(async () => (await shownUuids(page)).length).toBeGreaterThan(25);
   const target = timeline(page).getByRole('article').nth(20);
   await target.scrollIntoViewIfNeeded();
@@ -256,9 +265,7 @@ test('a slow source does not hold the first screen: the rest shows, and its post
   await expect(timeline(page).locator('a.author', { hasText: '@leila' })).toHaveCount(0);
   await expect(page.getByText('Still loading posts from @leila')).toHaveCount(0, { timeout: 15000 });
   await expect(async () => {
-    if ((await timeline(page).locator('a.author', { hasText: '@leila' }).count()) === 0) {
-      await page.getByRole('button', { name: 'Load more' }).click({ timeout: 1000 });
-    }
+    if ((await timeline(page).locator('a.author', { hasText: '@leila' }).count()) === 0) await scrollToLoadMore(page);
     await expect(timeline(page).locator('a.author', { hasText: '@leila' }).first()).toBeVisible({ timeout: 1000 });
   }).toPass();
   const shown = await shownUuids(page);
