@@ -53,6 +53,15 @@ pub fn post_element(uuid: &str) -> Option<HtmlElement> {
     posts().into_iter().find(|el| el.get_attribute("data-uuid").as_deref() == Some(uuid))
 }
 
+/// Focuses the first post on the page, without scrolling.
+pub fn focus_first_post() {
+    if let Some(post) = posts().first() {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = post.focus_with_options(&options);
+    }
+}
+
 /// The post holding the focus.
 fn current() -> Option<Element> {
     document().active_element()?.closest("article.post[data-uuid]").ok().flatten()

@@ -111,10 +111,13 @@ test('new posts wait behind "Show 1 new post" instead of moving the list', async
   const show = page.getByRole('button', { name: 'Show 1 new post' });
   await expect(show).toBeVisible();
   await expect(first).toHaveAttribute('data-uuid', top!);
+  await expect(page).toHaveTitle('(1) Home · Perch');
   await expectAccessible(page);
   await show.click();
   await expect(first).toHaveAttribute('data-uuid', fresh);
+  await expect(first).toBeFocused();
   await expect(show).toHaveCount(0);
+  await expect(page).toHaveTitle('Home · Perch');
 });
 
 test('a post written on the home page appears at the top of the timeline', async ({ page }) => {

@@ -21,8 +21,16 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn Home() -> impl IntoView {
     let session = use_session();
+    // The tab's title counts the new posts waiting, as "(3) Home · Perch".
+    let waiting = {
+        let state = expect_context::<Home>().state;
+        Memo::new(move |_| state.with(|s| s.new_count()))
+    };
     view! {
-        <Title text="Home · Perch"/>
+        <Title text=move || match waiting.get() {
+            0 => "Home · Perch".to_owned(),
+            n => format!("({n}) Home · Perch"),
+        }/>
         <main id="main" class="page home">
             <PageHeading text="Home"/>
             {move || match session.user() {
@@ -145,6 +153,8 @@ fn NewPosts(home: Home) -> impl IntoView {
                     <button type="button" class="new-posts-button" on:click=move |_| {
                         home.show_new();
                         window().scroll_to_with_x_and_y(0.0, 0.0);
+                        // The newest post takes the focus the button had.
+                        request_animation_frame(crate::shortcuts::focus_first_post);
                     }>{format!("Show {}", words())}</button>
                 }
             })}
