@@ -177,9 +177,9 @@ impl HomeState {
         self.timeline.as_ref().map_or(0, |t| t.sources().filter(|s| **s != self.owner).count())
     }
 
-    /// Sources the first screen is still waiting for, or that are catching up.
-    pub fn pending_sources(&self) -> Vec<String> {
-        self.timeline.as_ref().map(|t| [t.waiting_for(), t.joining_sources()].concat()).unwrap_or_default()
+    /// Sources loading after the first screen: slow, retried or new.
+    pub fn joining_sources(&self) -> Vec<String> {
+        self.timeline.as_ref().map(Timeline::joining_sources).unwrap_or_default()
     }
 }
 

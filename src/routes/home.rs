@@ -84,7 +84,6 @@ fn Timeline() -> impl IntoView {
         (_, true) => view! { <Loaded home=home.clone()/> }.into_any(),
         _ => view! {
             <p class="visually-hidden" role="status">"Loading your timeline…"</p>
-            <PendingSources home=home.clone()/>
             <PostSkeleton/><PostSkeleton/><PostSkeleton/>
         }
         .into_any(),
@@ -214,7 +213,7 @@ fn SourceProblems(home: Home) -> impl IntoView {
 #[component]
 fn PendingSources(home: Home) -> impl IntoView {
     let state = home.state.clone();
-    let pending = Memo::new(move |_| state.with(|s| if s.started() { s.pending_sources() } else { Vec::new() }));
+    let pending = Memo::new(move |_| state.with(|s| s.joining_sources()));
     move || {
         let pending = pending.get();
         (!pending.is_empty()).then(|| {
