@@ -167,9 +167,19 @@ impl HomeState {
         self.timeline.as_ref().is_some_and(Timeline::done) && self.known().len() <= self.limit
     }
 
-    /// Posts the person asked for are still coming.
-    pub fn loading_more(&self) -> bool {
-        self.loading > 0 && (self.known().len() < self.limit || matches!(self.goal, Some(Goal::Reach(..))))
+    /// The shown list as the feed reads it, from one merge: what `shown`,
+    /// `done` and `loading_more` say, without sorting three times.
+    pub fn feed(&self) -> crate::store::Paged {
+        let mut items = self.known();
+        let known = items.len();
+        items.truncate(self.limit);
+        crate::store::Paged {
+            items: items.into_iter().map(|i| i.uuid).collect(),
+            pages_loaded: 1,
+            done: self.timeline.as_ref().is_some_and(Timeline::done) && known <= self.limit,
+            loading: self.loading > 0 && (known < self.limit || matches!(self.goal, Some(Goal::Reach(..)))),
+            error: None,
+        }
     }
 
     /// Sources followed (the owner's own not counted).

@@ -9,7 +9,7 @@ use crate::components::states::ErrorBox;
 use crate::home::{save_reading, Home, Phase, Reading, CHECK_EVERY};
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::session::use_session;
-use crate::store::{use_store, Paged};
+use crate::store::use_store;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
@@ -96,15 +96,7 @@ fn Loaded(home: Home) -> impl IntoView {
     let state = home.state.clone();
     let list = Memo::new({
         let state = state.clone();
-        move |_| {
-            state.with(|s| Paged {
-                items: s.shown(),
-                pages_loaded: 1,
-                done: s.done(),
-                loading: s.loading_more(),
-                error: None,
-            })
-        }
+        move |_| state.with(|s| s.feed())
     });
     let load_more = Callback::new({
         let home = home.clone();

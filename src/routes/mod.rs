@@ -23,11 +23,12 @@ pub use not_found::NotFound;
 #[component]
 pub fn Shell(config: ClientConfig) -> impl IntoView {
     let session = crate::session::Session::restore();
-    provide_context(crate::api::Api::new(&config, session));
+    let api = crate::api::Api::new(&config, session);
+    provide_context(api.clone());
     provide_context(session);
     let store = crate::store::Store::default();
     crate::navigation::install(store.clone());
-    provide_context(crate::home::Home::new(crate::api::Api::new(&config, session), store.clone(), session));
+    provide_context(crate::home::Home::new(api, store.clone(), session));
     provide_context(store);
     provide_context(config);
     let help = crate::shortcuts::Help(RwSignal::new(false));
