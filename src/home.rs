@@ -246,7 +246,8 @@ impl Home {
 
     /// Starts the timeline of whoever is signed in, unless it already is.
     pub fn ensure_started(&self) {
-        let Some(me) = self.session.signed_untracked().map(|s| s.user.uuid) else { return };
+        let Some(owner) = self.session.signed_untracked().map(|s| s.user) else { return };
+        let me = owner.uuid.clone();
         let current = self.state.with_untracked(|s| (s.owner.clone(), s.phase.clone()));
         if current.0 == me && !matches!(current.1, Phase::Idle | Phase::FollowingFailed(_)) {
             return;
@@ -257,6 +258,11 @@ impl Home {
             *g
         };
         *lock(&self.queue) = Queue::default();
+        // The owner is a source too, named if their posts fail; a copy the
+        // store already has may be fresher than the session's.
+        if !self.store.knows_user(&me) {
+            self.store.put_user(owner);
+        }
         self.state.set(HomeState {
             owner: me.clone(),
             phase: Phase::Following,

@@ -124,6 +124,11 @@ impl Store {
         lock(&self.inner.users).get(uuid).cloned()
     }
 
+    /// Whether the user is here, without tracking.
+    pub fn knows_user(&self, uuid: &str) -> bool {
+        lock(&self.inner.users).contains_key(uuid)
+    }
+
     /// A user by `@name` (any case) or uuid, if known.
     pub fn user_by_key(&self, key: &str) -> Option<ArcRwSignal<User>> {
         let uuid = match key.strip_prefix('@') {
