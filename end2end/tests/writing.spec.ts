@@ -136,12 +136,14 @@ test('a post sent while the server is stopped keeps its text and succeeds on Ret
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     await page.getByRole('button', { name: 'Post', exact: true }).click();
-    await expect(page.getByRole('alert')).toContainText('could not reach the server');
+    // The composer's own alert (the timeline below may name sources it could not load too).
+    const composer = page.getByRole('region', { name: 'New post' });
+    await expect(composer.getByRole('alert')).toContainText('could not reach the server');
     await expect(page.getByLabel('Post text')).toHaveValue('written while the server was down');
 
     server = start();
     await up();
-    await page.getByRole('button', { name: 'Retry' }).click();
+    await composer.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByLabel('Post text')).toHaveValue('');
     const me = await (await page.request.get(`http://127.0.0.1:${port}/api/v1/user`, { headers: { Authorization: `Bearer ${tok}` } })).json();
     const posts = await (await page.request.get(`http://127.0.0.1:${port}/api/v1/user/${me.uuid}/posts/1`, { headers: { Authorization: `Bearer ${tok}` } })).json();
