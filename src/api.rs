@@ -8,7 +8,7 @@ use gloo_net::http::{Method, RequestBuilder, Response};
 use leptos::prelude::*;
 use perch_model::{
     ClientConfig, CodeExchange, FollowResult, FollowersList, FollowingList, LikeResult, NewPost, Post, PostUpdate,
-    RefreshRequest, RepliesPage, Scope, Timestamp, TokenSet, User, UserPostsPage,
+    RefreshRequest, RepliesPage, Scope, TokenSet, User, UserPostsPage,
 };
 use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
@@ -296,7 +296,7 @@ async fn read<T: DeserializeOwned>(res: Response, session: &Session) -> Result<T
 async fn error_from(res: Response) -> ApiError {
     let status = res.status();
     let retry_after = res.headers().get("retry-after").and_then(|v| v.trim().parse().ok());
-    let message = res.json::<perch_model::ApiError>().await.map(|e| e.message).unwrap_or_default();
+    let message = res.json::<perch_model::ErrorBody>().await.map(|e| e.message).unwrap_or_default();
     classify(status, message, retry_after)
 }
 
@@ -330,11 +330,6 @@ pub fn server_root(base: &str) -> String {
         return format!("{scheme}{host}");
     }
     window().location().origin().unwrap_or_default()
-}
-
-/// Milliseconds now, by the browser's clock.
-pub fn now() -> Timestamp {
-    Timestamp(js_sys::Date::now() as i64)
 }
 
 #[cfg(test)]

@@ -109,6 +109,18 @@ pub struct User {
     pub followed: Option<bool>,
 }
 
+impl User {
+    /// The name a person reads: the display name, or the username when the
+    /// display name is empty.
+    pub fn shown_name(&self) -> &str {
+        if self.display_name.is_empty() {
+            &self.username
+        } else {
+            &self.display_name
+        }
+    }
+}
+
 /// What a post replies to.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -321,7 +333,7 @@ pub struct Ping {
 /// The body of every error: `code` repeats the status.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ApiError {
+pub struct ErrorBody {
     pub code: u16,
     #[serde(rename = "_message", default)]
     pub message: String,

@@ -91,7 +91,7 @@ fn every_operation_body_round_trips() {
     let _: FollowingList = round_trips(json!({"following": [seed_user()]}));
     let _: FollowersList = round_trips(json!({"followers": [seed_user()]}));
     let _: Ping = round_trips(json!({"ping": "pong"}));
-    let err: ApiError = round_trips(json!({"code": 422, "_message": "too long"}));
+    let err: ErrorBody = round_trips(json!({"code": 422, "_message": "too long"}));
     assert_eq!(err.message, "too long");
     let tokens: TokenSet = round_trips(json!({
         "token": "t", "token_expires_at": "2026-11-29T12:00:00.000Z",
@@ -169,6 +169,7 @@ fn tolerant_follow_lists_users_or_uuids() {
     let list: FollowersList = serde_json::from_value(json!({"followers": [seed_user(), "u-9"]})).unwrap();
     assert_eq!(list.followers[0].uuid(), "u-1");
     assert_eq!(list.followers[0].user().unwrap().display_name, "Ada Lovelace");
+    assert_eq!(list.followers[0].user().unwrap().shown_name(), "Ada Lovelace");
     assert_eq!(list.followers[1], UserRef::Uuid("u-9".into()));
     let list: FollowingList = serde_json::from_value(json!({"following": ["u-2", "u-3"]})).unwrap();
     assert_eq!(list.following.iter().map(UserRef::uuid).collect::<Vec<_>>(), ["u-2", "u-3"]);
@@ -184,6 +185,7 @@ fn tolerant_missing_and_null_fields_and_unknown_extras() {
     assert_eq!(user.bio, "");
     assert!(user.badge.is_empty());
     assert_eq!(user.display_name, "");
+    assert_eq!(user.shown_name(), "ada", "a user without a display name is shown by username");
     assert_eq!(user.joined, None);
 
     let post: Post = serde_json::from_value(json!({"uuid": "p", "content": "only this"})).unwrap();

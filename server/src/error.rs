@@ -4,7 +4,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use perch_model::{ApiError, Scope};
+use perch_model::{ErrorBody, Scope};
 
 #[derive(Debug)]
 pub enum Error {
@@ -71,7 +71,7 @@ impl IntoResponse for Error {
             tracing::error!("internal error: {e:#}");
         }
         let status = self.status();
-        let mut res = (status, Json(ApiError { code: status.as_u16(), message: self.message() })).into_response();
+        let mut res = (status, Json(ErrorBody { code: status.as_u16(), message: self.message() })).into_response();
         if let Error::TooManyRequests { retry_after_secs } = self {
             res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
@@ -89,4 +89,40 @@ impl From<anyhow::Error> for Error {
     fn from(e: anyhow::Error) -> Self {
         Error::Internal(e)
     }
+}
+
+/// The answers every operation with a token may get instead of its result,
+/// for the OpenAPI document (`responses(...)` of each handler). Never built:
+/// the handlers answer with [`Error`], whose statuses these describe.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum Refused {
+    #[response(status = 401, description = "No token, or an unknown or expired one")]
+    Unauthorized(ErrorBody),
+    #[response(status = 403, description = "A missing scope (named in the message)")]
+    Forbidden(ErrorBody),
+    #[response(status = 429, description = "Rate limited; see Retry-After")]
+    TooManyRequests(ErrorBody),
+}
+
+/// 404, for operations on a post or user named in the path.
+#[derive(utoipa::IntoResponses)]
+#[response(status = 404, description = "No such post or user")]
+#[allow(dead_code)]
+pub struct NotFound(ErrorBody);
+
+/// 400, for operations that read a page number or a body.
+#[derive(utoipa::IntoResponses)]
+#[response(status = 400, description = "Malformed input")]
+#[allow(dead_code)]
+pub struct Malformed(ErrorBody);
+
+/// 413 and 422, for operations that take post content.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum ContentRefused {
+    #[response(status = 413, description = "Body over 16 KiB")]
+    TooLarge(ErrorBody),
+    #[response(status = 422, description = "Content empty or over 500 characters")]
+    Unprocessable(ErrorBody),
 }

@@ -64,3 +64,37 @@ async fn the_document_matches_the_router() {
         assert!(status != 404 && status != 405, "{method} {path}: {status} {answer}");
     }
 }
+
+#[tokio::test]
+async fn every_operation_documents_how_it_can_be_refused() {
+    let server = Server::start().await;
+    let (_, doc) = server.anonymous().get("/openapi.json").await;
+    let error_body = json!({"$ref": "#/components/schemas/ErrorBody"});
+    assert!(doc["components"]["schemas"]["ErrorBody"].is_object(), "the error body is a named schema");
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if op.get("security").is_none() {
+                continue;
+            }
+            let responses = &op["responses"];
+            let mut expected = vec!["200", "401", "403", "429"];
+            if path.contains("{uuid}") || path.contains("{id}") {
+                expected.push("404");
+            }
+            if method == "patch" || (method == "post" && path == "/api/v1/post") {
+                expected.extend(["400", "413", "422"]);
+            }
+            for status in expected {
+                assert!(responses[status].is_object(), "{method} {path} documents {status}");
+                if status != "200" {
+                    let body = &responses[status]["content"]["application/json"]["schema"];
+                    assert_eq!(body, &error_body, "{method} {path} {status} answers the error body");
+                    assert!(responses[status]["description"].as_str().is_some_and(|d| !d.is_empty()));
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12, "the eleven operations and GET /user");
+}

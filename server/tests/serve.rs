@@ -2,7 +2,7 @@
 //! client routes falling back to index.html, config.json, and API errors in
 //! the contract's body. Runs the real server on a loopback port.
 
-use perch_model::{ApiError, ClientConfig, Ping};
+use perch_model::{ClientConfig, ErrorBody, Ping};
 use perch_server::{start, Running, ServeOptions};
 use std::path::Path;
 
@@ -66,7 +66,7 @@ async fn unknown_api_paths_are_404_with_the_error_body_not_the_app() {
     let h = serve_app().await;
     let res = reqwest::get(format!("{}/api/v1/nothing/here", h.base)).await.unwrap();
     assert_eq!(res.status(), 404);
-    let body: ApiError = res.json().await.unwrap();
+    let body: ErrorBody = res.json().await.unwrap();
     assert_eq!(body.code, 404);
     assert!(!body.message.is_empty());
     h.server.stop().await.unwrap();

@@ -3,13 +3,13 @@
 
 use super::rows::{embed_parents, find_post, post_page};
 use crate::db::now_ms;
-use crate::error::{Error, Result};
+use crate::error::{ContentRefused, Error, Malformed, NotFound, Refused, Result};
 use crate::extractor::{page, Caller, JsonBody};
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
-    validate_content, ApiError, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject,
+    validate_content, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject,
 };
 
 fn not_found() -> Error {
@@ -49,7 +49,7 @@ async fn check_author(state: &AppState, caller: &Caller, post_id: i64) -> Result
     tag = "posts",
     summary = "1. Get Post",
     params(("uuid" = String, Path, description = "The post's uuid")),
-    responses((status = 200, description = "The post", body = Post), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The post", body = Post), Refused, NotFound),
     security(("bearer" = ["post.get"]), ("bearer" = ["reply.get"]))
 )]
 pub async fn get(State(state): State<AppState>, caller: Caller, Path(uuid): Path<String>) -> Result<Json<Post>> {
@@ -63,7 +63,7 @@ pub async fn get(State(state): State<AppState>, caller: Caller, Path(uuid): Path
     tag = "posts",
     summary = "2. Get Post Replies",
     params(("uuid" = String, Path, description = "The post's uuid"), ("page" = u32, Path, description = "1-based page of 15")),
-    responses((status = 200, description = "The post and a page of its replies, oldest first", body = RepliesPage), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The post and a page of its replies, oldest first", body = RepliesPage), Malformed, Refused, NotFound),
     security(("bearer" = ["post.get", "reply.get"]))
 )]
 pub async fn replies(
@@ -96,7 +96,7 @@ pub async fn replies(
     tag = "posts",
     summary = "3. Send Post (a reply when parent is given)",
     request_body = NewPost,
-    responses((status = 200, description = "The new post", body = Post), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 413, description = "Body over 16 KiB", body = ApiError), (status = 422, description = "Content empty or over 500 characters", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The new post", body = Post), Malformed, Refused, NotFound, ContentRefused),
     security(("bearer" = ["post.get", "post.send"]), ("bearer" = ["reply.get", "reply.post"]))
 )]
 pub async fn send(
@@ -149,7 +149,7 @@ pub async fn send(
     summary = "4. Update Post",
     request_body = PostUpdate,
     params(("uuid" = String, Path, description = "The post's uuid")),
-    responses((status = 200, description = "The changed post", body = Post), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 413, description = "Body over 16 KiB", body = ApiError), (status = 422, description = "Content empty or over 500 characters", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The changed post", body = Post), Malformed, Refused, NotFound, ContentRefused),
     security(("bearer" = ["post.get", "post.edit"]), ("bearer" = ["reply.get", "reply.edit"]))
 )]
 pub async fn update(
@@ -184,7 +184,7 @@ pub async fn update(
     tag = "posts",
     summary = "5. Delete Post",
     params(("uuid" = String, Path, description = "The post's uuid")),
-    responses((status = 200, description = "The deleted post", body = Post), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The deleted post", body = Post), Refused, NotFound),
     security(("bearer" = ["post.get", "post.delete"]), ("bearer" = ["reply.get", "reply.delete"]))
 )]
 pub async fn delete(State(state): State<AppState>, caller: Caller, Path(uuid): Path<String>) -> Result<Json<Post>> {
@@ -213,7 +213,7 @@ pub async fn delete(State(state): State<AppState>, caller: Caller, Path(uuid): P
     tag = "posts",
     summary = "6. Like/Unlike (a toggle)",
     params(("uuid" = String, Path, description = "The post's uuid")),
-    responses((status = 200, description = "What this call did", body = LikeResult), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "What this call did", body = LikeResult), Refused, NotFound),
     security(("bearer" = ["post.get", "post.like"]), ("bearer" = ["reply.get", "reply.like"]))
 )]
 pub async fn like(State(state): State<AppState>, caller: Caller, Path(uuid): Path<String>) -> Result<Json<LikeResult>> {

@@ -3,14 +3,13 @@
 
 use super::rows::{embed_parents, post_page, user_columns, user_from_row};
 use crate::db::now_ms;
-use crate::error::{Error, Result};
+use crate::error::{Error, Malformed, NotFound, Refused, Result};
 use crate::extractor::{page, Caller};
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
 use perch_model::{
-    ApiError, FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage,
-    UserRef,
+    FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage, UserRef,
 };
 use sqlx::Row;
 
@@ -36,7 +35,7 @@ async fn find_user(state: &AppState, caller: &Caller, id: &str) -> Result<(i64, 
     tag = "users",
     summary = "7. Get User",
     params(("id" = String, Path, description = "The user's uuid, or @username")),
-    responses((status = 200, description = "The user, without email fields", body = User), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The user, without email fields", body = User), Refused, NotFound),
     security(("bearer" = ["user.get"]))
 )]
 pub async fn get(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> Result<Json<User>> {
@@ -50,7 +49,7 @@ pub async fn get(State(state): State<AppState>, caller: Caller, Path(id): Path<S
     path = "/api/v1/user",
     tag = "users",
     summary = "7. Get User (the token's owner)",
-    responses((status = 200, description = "The token's owner; email fields null without user.email", body = User), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "The token's owner; email fields null without user.email", body = User), Refused),
     security(("bearer" = ["user.get"]))
 )]
 pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json<User>> {
@@ -81,7 +80,7 @@ pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json
     tag = "users",
     summary = "8. Get User Posts",
     params(("id" = String, Path, description = "The user's uuid, or @username"), ("page" = u32, Path, description = "1-based page of 15")),
-    responses((status = 200, description = "A page of the user's posts and replies, newest first", body = UserPostsPage), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "A page of the user's posts and replies, newest first", body = UserPostsPage), Malformed, Refused, NotFound),
     security(("bearer" = ["user.get", "post.get"]))
 )]
 pub async fn posts(
@@ -105,7 +104,7 @@ pub async fn posts(
     tag = "users",
     summary = "9. Follow/Unfollow (a toggle)",
     params(("id" = String, Path, description = "The user's uuid, or @username")),
-    responses((status = 200, description = "What this call did", body = FollowResult), (status = 400, description = "Malformed input", body = ApiError), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "What this call did", body = FollowResult), Malformed, Refused, NotFound),
     security(("bearer" = ["user.get", "user.follow"]))
 )]
 pub async fn follow(
@@ -175,7 +174,7 @@ async fn follow_list(state: &AppState, caller: &Caller, user_id: i64, followers:
     tag = "users",
     summary = "10. Get Following",
     params(("id" = String, Path, description = "The user's uuid, or @username")),
-    responses((status = 200, description = "Whom the user follows, latest first", body = FollowingList), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "Whom the user follows, latest first", body = FollowingList), Refused, NotFound),
     security(("bearer" = ["user.get", "user.following.get"]))
 )]
 pub async fn following(
@@ -195,7 +194,7 @@ pub async fn following(
     tag = "users",
     summary = "11. Get Followers",
     params(("id" = String, Path, description = "The user's uuid, or @username")),
-    responses((status = 200, description = "Who follows the user, latest first", body = FollowersList), (status = 401, description = "No token, or an unknown or expired one", body = ApiError), (status = 403, description = "A missing scope (named in the message)", body = ApiError), (status = 404, description = "No such post or user", body = ApiError), (status = 429, description = "Rate limited; see Retry-After", body = ApiError)),
+    responses((status = 200, description = "Who follows the user, latest first", body = FollowersList), Refused, NotFound),
     security(("bearer" = ["user.get", "user.followers.get"]))
 )]
 pub async fn followers(

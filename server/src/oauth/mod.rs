@@ -1,6 +1,10 @@
-//! The OAuth 2 authorization-code flow with `state` and PKCE (S256):
-//! the server-rendered sign-in and consent page at `/oauth/authorise`, and
-//! the token calls `POST /api/oauth/code` and `POST /api/oauth/refreshtoken`.
+//! The OAuth 2 authorization-code flow with `state` and PKCE (S256), the
+//! protocol half: checking a request at `/oauth/authorise`, the password and
+//! the consent, the code, and the token calls `POST /api/oauth/code` and
+//! `POST /api/oauth/refreshtoken`. What the person sees (HTML, CSS, the
+//! page's own headers) is `page.rs`.
+
+mod page;
 
 use crate::accounts::verify_password;
 use crate::db::now_ms;
@@ -10,7 +14,7 @@ use crate::tokens::{hash, issue_pair, new_secret, pkce_challenge};
 use crate::AppState;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use perch_model::{CodeExchange, RefreshRequest, Scope, TokenSet};
@@ -47,48 +51,6 @@ struct Checked {
     state: String,
     code_challenge: String,
 }
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn page(status: StatusCode, title: &str, body: &str) -> Response {
-    let html = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head>\
-         <body><main><h1>{title}</h1>{body}</main></body></html>",
-        title = escape(title)
-    );
-    let mut res = (status, Html(html)).into_response();
-    res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
-    res.headers_mut().insert(
-        header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static(
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-        ),
-    );
-    res
-}
-
-const STYLE: &str = "*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fff;color:#14181c}\
-main{max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}\
-input[type=text],input[type=password]{width:100%;padding:.5rem;font:inherit;border:1px solid #4f5b66;border-radius:6px}\
-fieldset{margin:1rem 0;border:1px solid #d3d9df;border-radius:6px}fieldset label{display:flex;gap:.5rem;margin:.25rem 0}\
-button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #0b57b0;background:#0b57b0;color:#fff;margin-right:.5rem}\
-button.secondary{background:#fff;color:#0b57b0}.error{color:#a61b1b;font-weight:600}\
-@media (prefers-color-scheme:dark){body{background:#111417;color:#e8ecef}input{background:#1b2026;color:#e8ecef}\
-button.secondary{background:#111417;color:#7db4f5}button{background:#7db4f5;border-color:#7db4f5;color:#0b1520}.error{color:#ff8f8f}}";
 
 /// Checks what must hold before anything is shown: a known application, a
 /// redirect URI registered for it, PKCE with S256, known scopes.
@@ -131,64 +93,6 @@ async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, 
     })
 }
 
-fn describe(scope: Scope) -> &'static str {
-    match scope {
-        Scope::PostGet => "read posts",
-        Scope::PostSend => "publish posts",
-        Scope::PostEdit => "edit your posts",
-        Scope::PostDelete => "delete your posts",
-        Scope::PostLike => "like and unlike posts",
-        Scope::ReplyGet => "read replies",
-        Scope::ReplyPost => "publish replies",
-        Scope::ReplyEdit => "edit your replies",
-        Scope::ReplyDelete => "delete your replies",
-        Scope::ReplyLike => "like and unlike replies",
-        Scope::UserGet => "read profiles",
-        Scope::UserEmail => "see your email address",
-        Scope::UserFollow => "follow and unfollow people",
-        Scope::UserFollowingGet => "see whom people follow",
-        Scope::UserFollowersGet => "see who follows people",
-    }
-}
-
-fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Scope], error: Option<&str>) -> String {
-    let hidden = [
-        ("application_id", req.application_id.as_deref()),
-        ("redirect_uri", req.redirect_uri.as_deref()),
-        ("scopes", req.scopes.as_deref()),
-        ("state", req.state.as_deref()),
-        ("code_challenge", req.code_challenge.as_deref()),
-        ("code_challenge_method", req.code_challenge_method.as_deref()),
-    ]
-    .iter()
-    .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", escape(value.unwrap_or(""))))
-    .collect::<String>();
-    let boxes = checked
-        .scopes
-        .iter()
-        .map(|s| {
-            format!(
-                "<label><input type=\"checkbox\" name=\"scope\" value=\"{name}\"{on}> {what} <code>{name}</code></label>",
-                name = s.as_str(),
-                on = if granted.contains(s) { " checked" } else { "" },
-                what = describe(*s)
-            )
-        })
-        .collect::<String>();
-    let error = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(e))).unwrap_or_default();
-    format!(
-        "<p><strong>{app}</strong> asks to use your account.</p>{error}\
-         <form method=\"post\" action=\"/oauth/authorise\">{hidden}\
-         <label for=\"username\">Username</label><input type=\"text\" id=\"username\" name=\"username\" autocomplete=\"username\" value=\"{user}\" required>\
-         <label for=\"password\">Password</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>\
-         <fieldset><legend>Allow it to</legend>{boxes}</fieldset>\
-         <button type=\"submit\" name=\"action\" value=\"allow\">Sign in and allow</button>\
-         <button type=\"submit\" name=\"action\" value=\"deny\" class=\"secondary\" formnovalidate>Deny</button></form>",
-        app = escape(&checked.app_name),
-        user = escape(username),
-    )
-}
-
 /// GET /oauth/authorise: the sign-in and consent page.
 #[utoipa::path(get, path = "/oauth/authorise", tag = "oauth", summary = "The sign-in and consent page (HTML); redirects to redirect_uri with code and state",
     params(("application_id" = String, Query), ("redirect_uri" = String, Query), ("scopes" = String, Query, description = "a,b,c"),
@@ -196,14 +100,8 @@ fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Sco
     responses((status = 200, description = "The page", content_type = "text/html"), (status = 400, description = "Unknown application or redirect URI, no PKCE", content_type = "text/html")))]
 pub async fn show(State(state): State<AppState>, Query(req): Query<Request>) -> Response {
     match check(&state, &req).await {
-        Ok(checked) => {
-            page(StatusCode::OK, "Sign in to Perch", &consent_form(&req, &checked, "", &checked.scopes, None))
-        }
-        Err(problem) => page(
-            StatusCode::BAD_REQUEST,
-            "This sign-in link is not valid",
-            &format!("<p class=\"error\">{}</p>", escape(&problem)),
-        ),
+        Ok(checked) => page::consent(StatusCode::OK, &req, &checked, "", &checked.scopes, None),
+        Err(problem) => page::invalid_link(&problem),
     }
 }
 
@@ -231,13 +129,7 @@ async fn submit(
     };
     let checked = match check(&state, &req).await {
         Ok(c) => c,
-        Err(problem) => {
-            return page(
-                StatusCode::BAD_REQUEST,
-                "This sign-in link is not valid",
-                &format!("<p class=\"error\">{}</p>", escape(&problem)),
-            )
-        }
+        Err(problem) => return page::invalid_link(&problem),
     };
     if field("action").as_deref() == Some("deny") {
         return Redirect::to(&back_to(&checked.redirect_uri, &[("error", "access_denied"), ("state", &checked.state)]))
@@ -250,9 +142,8 @@ async fn submit(
         .filter_map(|(_, v)| v.parse().ok())
         .filter(|s| checked.scopes.contains(s))
         .collect();
-    let again = |status: StatusCode, error: &str| {
-        page(status, "Sign in to Perch", &consent_form(&req, &checked, &username, &granted, Some(error)))
-    };
+    let again =
+        |status: StatusCode, error: &str| page::consent(status, &req, &checked, &username, &granted, Some(error));
 
     let ip = peer.ip().to_string();
     if let Err(retry_after) = state.limits.sign_in.check(&ip) {
@@ -313,7 +204,7 @@ async fn submit(
 /// POST /api/oauth/code: a code and its PKCE verifier for a token pair.
 #[utoipa::path(post, path = "/api/oauth/code", tag = "oauth", summary = "Exchange an authorization code and its PKCE verifier for tokens",
     request_body = CodeExchange,
-    responses((status = 200, body = TokenSet), (status = 400, description = "Unknown, used or expired code, or a verifier that does not match", body = perch_model::ApiError)))]
+    responses((status = 200, body = TokenSet), (status = 400, description = "Unknown, used or expired code, or a verifier that does not match", body = perch_model::ErrorBody)))]
 pub async fn exchange_code(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<CodeExchange>,
@@ -349,7 +240,7 @@ pub async fn exchange_code(
 /// POST /api/oauth/refreshtoken: a refresh token for a new pair; the old one is retired.
 #[utoipa::path(post, path = "/api/oauth/refreshtoken", tag = "oauth", summary = "A new token pair for a refresh token, which is retired",
     request_body = RefreshRequest,
-    responses((status = 200, body = TokenSet), (status = 401, description = "Unknown, used or expired refresh token", body = perch_model::ApiError)))]
+    responses((status = 200, body = TokenSet), (status = 401, description = "Unknown, used or expired refresh token", body = perch_model::ErrorBody)))]
 pub async fn refresh(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<RefreshRequest>,

@@ -1,0 +1,131 @@
+//! The sign-in and consent page at `/oauth/authorise`, as a person sees
+//! it: the HTML, its style, and the headers it is sent with. Every value
+//! from the request is escaped; the protocol (what is checked, what a form
+//! answer does) is `mod.rs`.
+
+use super::{Checked, Request};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use perch_model::Scope;
+
+/// The consent form, with the username typed so far, the scopes ticked
+/// and, after a failed attempt, what went wrong.
+pub(super) fn consent(
+    status: StatusCode,
+    req: &Request,
+    checked: &Checked,
+    username: &str,
+    granted: &[Scope],
+    error: Option<&str>,
+) -> Response {
+    page(status, "Sign in to Perch", &consent_form(req, checked, username, granted, error))
+}
+
+/// A request that cannot be signed in to, and why.
+pub(super) fn invalid_link(problem: &str) -> Response {
+    page(
+        StatusCode::BAD_REQUEST,
+        "This sign-in link is not valid",
+        &format!("<p class=\"error\">{}</p>", escape(problem)),
+    )
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn page(status: StatusCode, title: &str, body: &str) -> Response {
+    let html = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head>\
+         <body><main><h1>{title}</h1>{body}</main></body></html>",
+        title = escape(title)
+    );
+    let mut res = (status, Html(html)).into_response();
+    res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    res.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    res
+}
+
+const STYLE: &str = "*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fff;color:#14181c}\
+main{max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}\
+input[type=text],input[type=password]{width:100%;padding:.5rem;font:inherit;border:1px solid #4f5b66;border-radius:6px}\
+fieldset{margin:1rem 0;border:1px solid #d3d9df;border-radius:6px}fieldset label{display:flex;gap:.5rem;margin:.25rem 0}\
+button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #0b57b0;background:#0b57b0;color:#fff;margin-right:.5rem}\
+button.secondary{background:#fff;color:#0b57b0}.error{color:#a61b1b;font-weight:600}\
+@media (prefers-color-scheme:dark){body{background:#111417;color:#e8ecef}input{background:#1b2026;color:#e8ecef}\
+button.secondary{background:#111417;color:#7db4f5}button{background:#7db4f5;border-color:#7db4f5;color:#0b1520}.error{color:#ff8f8f}}";
+
+fn describe(scope: Scope) -> &'static str {
+    match scope {
+        Scope::PostGet => "read posts",
+        Scope::PostSend => "publish posts",
+        Scope::PostEdit => "edit your posts",
+        Scope::PostDelete => "delete your posts",
+        Scope::PostLike => "like and unlike posts",
+        Scope::ReplyGet => "read replies",
+        Scope::ReplyPost => "publish replies",
+        Scope::ReplyEdit => "edit your replies",
+        Scope::ReplyDelete => "delete your replies",
+        Scope::ReplyLike => "like and unlike replies",
+        Scope::UserGet => "read profiles",
+        Scope::UserEmail => "see your email address",
+        Scope::UserFollow => "follow and unfollow people",
+        Scope::UserFollowingGet => "see whom people follow",
+        Scope::UserFollowersGet => "see who follows people",
+    }
+}
+
+fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Scope], error: Option<&str>) -> String {
+    let hidden = [
+        ("application_id", req.application_id.as_deref()),
+        ("redirect_uri", req.redirect_uri.as_deref()),
+        ("scopes", req.scopes.as_deref()),
+        ("state", req.state.as_deref()),
+        ("code_challenge", req.code_challenge.as_deref()),
+        ("code_challenge_method", req.code_challenge_method.as_deref()),
+    ]
+    .iter()
+    .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", escape(value.unwrap_or(""))))
+    .collect::<String>();
+    let boxes = checked
+        .scopes
+        .iter()
+        .map(|s| {
+            format!(
+                "<label><input type=\"checkbox\" name=\"scope\" value=\"{name}\"{on}> {what} <code>{name}</code></label>",
+                name = s.as_str(),
+                on = if granted.contains(s) { " checked" } else { "" },
+                what = describe(*s)
+            )
+        })
+        .collect::<String>();
+    let error = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(e))).unwrap_or_default();
+    format!(
+        "<p><strong>{app}</strong> asks to use your account.</p>{error}\
+         <form method=\"post\" action=\"/oauth/authorise\">{hidden}\
+         <label for=\"username\">Username</label><input type=\"text\" id=\"username\" name=\"username\" autocomplete=\"username\" value=\"{user}\" required>\
+         <label for=\"password\">Password</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>\
+         <fieldset><legend>Allow it to</legend>{boxes}</fieldset>\
+         <button type=\"submit\" name=\"action\" value=\"allow\">Sign in and allow</button>\
+         <button type=\"submit\" name=\"action\" value=\"deny\" class=\"secondary\" formnovalidate>Deny</button></form>",
+        app = escape(&checked.app_name),
+        user = escape(username),
+    )
+}
