@@ -3,25 +3,27 @@
 //! removed only once the server has confirmed the post. Plain Rust over a
 //! small key-value trait, so the rules are tested natively.
 
+use crate::storage::Key;
+
 /// Where drafts are kept: `localStorage` in the browser.
 pub trait DraftStore {
-    fn get(&self, key: &str) -> Option<String>;
-    fn set(&self, key: &str, value: &str);
-    fn remove(&self, key: &str);
+    fn get(&self, key: &Key) -> Option<String>;
+    fn set(&self, key: &Key, value: &str);
+    fn remove(&self, key: &Key);
 }
 
 /// The draft of one context.
 pub struct Draft<S: DraftStore> {
     store: S,
-    key: String,
+    key: Key,
 }
 
 impl<S: DraftStore> Draft<S> {
     /// The draft of a new post (`parent` = `None`) or of a reply to `parent`.
     pub fn for_context(store: S, parent: Option<&str>) -> Self {
         let key = match parent {
-            Some(uuid) => format!("perch.draft.reply.{uuid}"),
-            None => "perch.draft.new".into(),
+            Some(uuid) => Key::DraftReply { parent: uuid.to_owned() },
+            None => Key::DraftNew,
         };
         Draft { store, key }
     }
@@ -40,9 +42,12 @@ impl<S: DraftStore> Draft<S> {
         }
     }
 
-    /// The server confirmed the post: the draft is done.
-    pub fn confirmed(&self) {
-        self.store.remove(&self.key);
+    /// A send ended: a post the server confirmed ends the draft; after a
+    /// failure the draft stays, to be sent again.
+    pub fn send_finished(&self, confirmed: bool) {
+        if confirmed {
+            self.store.remove(&self.key);
+        }
     }
 }
 
@@ -52,20 +57,16 @@ impl<S: DraftStore> Draft<S> {
 pub struct LocalStorage;
 
 impl DraftStore for LocalStorage {
-    fn get(&self, key: &str) -> Option<String> {
-        web_sys::window()?.local_storage().ok()??.get_item(key).ok()?
+    fn get(&self, key: &Key) -> Option<String> {
+        crate::storage::get(key)
     }
 
-    fn set(&self, key: &str, value: &str) {
-        if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-            let _ = s.set_item(key, value);
-        }
+    fn set(&self, key: &Key, value: &str) {
+        crate::storage::set(key, value);
     }
 
-    fn remove(&self, key: &str) {
-        if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-            let _ = s.remove_item(key);
-        }
+    fn remove(&self, key: &Key) {
+        crate::storage::remove(key);
     }
 }
 
@@ -80,14 +81,14 @@ mod tests {
     struct Memory(Rc<RefCell<HashMap<String, String>>>);
 
     impl DraftStore for Memory {
-        fn get(&self, key: &str) -> Option<String> {
-            self.0.borrow().get(key).cloned()
+        fn get(&self, key: &Key) -> Option<String> {
+            self.0.borrow().get(&key.name()).cloned()
         }
-        fn set(&self, key: &str, value: &str) {
-            self.0.borrow_mut().insert(key.into(), value.into());
+        fn set(&self, key: &Key, value: &str) {
+            self.0.borrow_mut().insert(key.name(), value.into());
         }
-        fn remove(&self, key: &str) {
-            self.0.borrow_mut().remove(key);
+        fn remove(&self, key: &Key) {
+            self.0.borrow_mut().remove(&key.name());
         }
     }
 
@@ -110,9 +111,11 @@ mod tests {
         draft.typed("half-written");
         // A reload: a new Draft over the same store finds it.
         assert_eq!(Draft::for_context(memory.clone(), None).restore(), "half-written");
-        // A failed send changes nothing; only confirmation removes it.
+        // A failed send keeps it, also across a reload.
+        draft.send_finished(false);
         assert_eq!(Draft::for_context(memory.clone(), None).restore(), "half-written");
-        draft.confirmed();
+        // Only the server's confirmation removes it.
+        draft.send_finished(true);
         assert_eq!(Draft::for_context(memory.clone(), None).restore(), "");
     }
 

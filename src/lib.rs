@@ -6,19 +6,17 @@ pub mod api;
 pub mod components;
 pub mod config;
 pub mod drafts;
-pub mod home;
-pub mod known;
 pub mod navigation;
 pub mod oauth;
 pub mod routes;
 pub mod session;
 pub mod shortcuts;
+pub mod storage;
 pub mod store;
 #[cfg(test)]
 mod test_rng;
 pub mod text;
 pub mod timeline;
-pub mod toggle;
 
 use leptos::prelude::*;
 use leptos_meta::provide_meta_context;
@@ -44,4 +42,10 @@ pub fn use_config() -> ClientConfig {
 /// The API client every page uses.
 pub fn use_api() -> api::Api {
     expect_context::<api::Api>()
+}
+
+/// A mutex's data, even after a panic elsewhere poisoned it: the app's
+/// shared state (store, timeline queue) stays readable.
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }

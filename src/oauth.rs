@@ -4,12 +4,11 @@
 
 use crate::api::Api;
 use crate::session::{Session, Signed};
+use crate::storage::{self, Key};
 use perch_model::{ClientConfig, CodeExchange, Scope};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-const PENDING_KEY: &str = "perch.oauth.pending";
 
 /// What the callback needs from the start of the flow.
 #[derive(Serialize, Deserialize)]
@@ -17,10 +16,6 @@ struct Pending {
     verifier: String,
     state: String,
     return_to: String,
-}
-
-fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
 }
 
 /// `n` random bytes from the browser's CSPRNG, base64url.
@@ -75,9 +70,9 @@ pub async fn start(api: &Api, config: &ClientConfig, return_to: String) -> Resul
     let state = random(16)?;
     let code_challenge = challenge(&verifier).await?;
     let pending = Pending { verifier, state: state.clone(), return_to };
-    session_storage()
-        .and_then(|s| s.set_item(PENDING_KEY, &serde_json::to_string(&pending).ok()?).ok())
-        .ok_or("This browser does not allow Perch to remember the sign-in.")?;
+    if !storage::set_json(&Key::OAuthPending, &pending) {
+        return Err("This browser does not allow Perch to remember the sign-in.".into());
+    }
     let url = format!(
         "{}/oauth/authorise?application_id={}&redirect_uri={}&scopes={}&state={}&code_challenge={}&code_challenge_method=S256",
         api.root(),
@@ -97,12 +92,8 @@ pub async fn start(api: &Api, config: &ClientConfig, return_to: String) -> Resul
 /// the code, learns who signed in. Returns where to go next.
 pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String, String> {
     let params = web_sys::UrlSearchParams::new_with_str(search).map_err(|_| "The sign-in answer could not be read.")?;
-    let pending: Option<Pending> = session_storage()
-        .and_then(|s| s.get_item(PENDING_KEY).ok().flatten())
-        .and_then(|text| serde_json::from_str(&text).ok());
-    if let Some(storage) = session_storage() {
-        let _ = storage.remove_item(PENDING_KEY);
-    }
+    let pending: Option<Pending> = storage::get_json(&Key::OAuthPending);
+    storage::remove(&Key::OAuthPending);
     if params.get("error").as_deref() == Some("access_denied") {
         return Err("Sign-in was cancelled: you chose Deny.".into());
     }

@@ -3,11 +3,10 @@
 //! provided at the top of the app; every page reads it from context.
 //! The token is never put in a URL or logged.
 
+use crate::storage::{self, Key};
 use leptos::prelude::*;
 use perch_model::{Operation, Scope, Subject, Timestamp, TokenSet, User};
 use serde::{Deserialize, Serialize};
-
-const STORAGE_KEY: &str = "perch.session";
 
 /// What is kept across reloads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,21 +54,10 @@ pub struct Session {
     signed: RwSignal<Option<Signed>>,
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 impl Session {
     /// The session saved by an earlier visit, if any.
     pub fn restore() -> Self {
-        let saved = storage()
-            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-            .and_then(|text| serde_json::from_str::<Signed>(&text).ok());
-        Session { signed: RwSignal::new(saved) }
-    }
-
-    pub fn signed(&self) -> Option<Signed> {
-        self.signed.get()
+        Session { signed: RwSignal::new(storage::get_json::<Signed>(&Key::Session)) }
     }
 
     pub fn signed_untracked(&self) -> Option<Signed> {
@@ -88,9 +76,12 @@ impl Session {
         self.signed.with(|s| s.as_ref().map(|s| s.scopes.clone()).unwrap_or_default())
     }
 
-    /// Whether the token may do `op` on `subject`, as far as the app knows.
-    pub fn allows(&self, op: Operation, subject: Subject) -> bool {
-        op.allowed(subject, &self.scopes())
+    /// Why the token may not do `op` on `subject`, naming the missing
+    /// scopes, or `None` when it may as far as the app knows. Every button
+    /// and form that is not offered says this, in these words.
+    pub fn refusal(&self, op: Operation, subject: Subject) -> Option<String> {
+        let missing = op.missing(subject, &self.scopes());
+        (!missing.is_empty()).then(|| refusal_text(&missing))
     }
 
     pub fn sign_in(&self, signed: Signed) {
@@ -121,15 +112,6 @@ impl Session {
         });
     }
 
-    pub fn update_user(&self, user: User) {
-        self.signed.update(|s| {
-            if let Some(s) = s {
-                s.user = user;
-                save(Some(s));
-            }
-        });
-    }
-
     pub fn sign_out(&self) {
         save(None);
         self.signed.set(None);
@@ -137,17 +119,31 @@ impl Session {
 }
 
 fn save(signed: Option<&Signed>) {
-    let Some(storage) = storage() else { return };
-    match signed.and_then(|s| serde_json::to_string(s).ok()) {
-        Some(text) => {
-            let _ = storage.set_item(STORAGE_KEY, &text);
+    match signed {
+        Some(signed) => {
+            storage::set_json(&Key::Session, signed);
         }
-        None => {
-            let _ = storage.remove_item(STORAGE_KEY);
-        }
+        None => storage::remove(&Key::Session),
     }
+}
+
+/// The words of a refusal for these missing scopes.
+pub fn refusal_text(missing: &[Scope]) -> String {
+    format!("Your sign-in does not allow this: it lacks {}.", Scope::join(missing))
 }
 
 pub fn use_session() -> Session {
     expect_context::<Session>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refusal_text;
+    use perch_model::{Operation, Scope, Subject};
+
+    #[test]
+    fn a_refusal_names_exactly_the_missing_scopes() {
+        let missing = Operation::LikePost.missing(Subject::Reply, &[Scope::PostLike, Scope::ReplyGet]);
+        assert_eq!(refusal_text(&missing), "Your sign-in does not allow this: it lacks reply.like.");
+    }
 }

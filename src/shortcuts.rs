@@ -9,8 +9,6 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-const STORAGE_KEY: &str = "perch.shortcuts";
-
 /// The shortcuts, as the help lists them.
 pub const SHORTCUTS: [(&str, &str); 7] = [
     ("j", "Next post"),
@@ -24,17 +22,15 @@ pub const SHORTCUTS: [(&str, &str); 7] = [
 
 /// Whether shortcuts are on (they are unless turned off).
 pub fn enabled() -> bool {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-        .is_none_or(|v| v != "off")
+    crate::storage::get(&crate::storage::Key::Shortcuts).is_none_or(|v| v != "off")
 }
 
 pub fn set_enabled(on: bool) {
-    if let Some(storage) = window().local_storage().ok().flatten() {
-        let _ = if on { storage.remove_item(STORAGE_KEY) } else { storage.set_item(STORAGE_KEY, "off") };
+    use crate::storage::{remove, set, Key};
+    if on {
+        remove(&Key::Shortcuts);
+    } else {
+        set(&Key::Shortcuts, "off");
     }
 }
 

@@ -19,10 +19,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 async fn card(json: &str) -> web_sys::Element {
     let post: Post = serde_json::from_str(json).expect("tolerant reading");
     let uuid = post.uuid.clone();
-    let store = Store::default();
+    let session = Session::restore();
+    let store = Store::new(session);
     store.put_post(post);
     let handle = leptos::mount::mount_to(common::container(), move || {
-        let session = Session::restore();
         let config = perch_model::ClientConfig { api_base: "/api/v1".into(), application_id: "test".into() };
         provide_context(perch::api::Api::new(&config, session));
         provide_context(store.clone());

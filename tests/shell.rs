@@ -6,7 +6,9 @@
 use leptos::prelude::*;
 use perch::config::{parse, ConfigProblem};
 use perch::routes::Shell;
-use perch_model::ClientConfig;
+use perch::session::Signed;
+use perch::storage::{self, Key};
+use perch_model::{ClientConfig, User};
 use wasm_bindgen_test::*;
 
 mod common;
@@ -25,33 +27,69 @@ fn config() -> ClientConfig {
     ClientConfig { api_base: "/api/v1".into(), application_id: "perch-web".into() }
 }
 
-/// Routes the shell to `path` and returns the class of the page it shows.
-async fn route(path: &str) -> String {
+/// What a page shows right after the shell routes to it: the class of its
+/// `main`, its heading, and the text of `main`.
+#[derive(Debug)]
+struct Shown {
+    class: String,
+    heading: String,
+    text: String,
+}
+
+/// Loads the shell at `path`, as a direct load of that address would.
+async fn route(path: &str) -> Shown {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path)).unwrap();
     let parent = common::container();
     let handle = leptos::mount::mount_to(parent, || view! { <Shell config=config()/> });
     leptos::task::tick().await;
-    let class = document()
-        .query_selector("#under-test main")
-        .unwrap()
-        .and_then(|m| m.get_attribute("class"))
-        .unwrap_or_default();
+    let main = document().query_selector("#under-test main").unwrap();
+    let shown = Shown {
+        class: main.as_ref().and_then(|m| m.get_attribute("class")).unwrap_or_default(),
+        heading: h1_text(),
+        text: main.and_then(|m| m.text_content()).unwrap_or_default(),
+    };
     drop(handle);
-    class
+    shown
+}
+
+/// Every address, with the page class and heading it must show.
+const ROUTES: [(&str, &str, &str); 10] = [
+    ("/", "page home", "Home"),
+    ("/post/0b0c", "page thread", "Post"),
+    ("/user/@ada", "page profile", "Profile"),
+    ("/user/5f1e", "page profile", "Profile"),
+    ("/user/@ada/followers", "page user-list", "Followers of @ada"),
+    ("/user/@ada/following", "page user-list", "Followed by @ada"),
+    ("/signin", "page signin", "Sign in"),
+    ("/oauth/callback", "page callback", "Signing in"),
+    ("/no/such/page", "page not-found", "Page not found"),
+    ("/post/1/2/3", "page not-found", "Page not found"),
+];
+
+async fn every_route_shows_its_own_page() {
+    for (path, class, heading) in ROUTES {
+        let shown = route(path).await;
+        assert_eq!((shown.class.as_str(), shown.heading.as_str()), (class, heading), "{path}: {shown:?}");
+    }
 }
 
 #[wasm_bindgen_test]
-async fn every_route_resolves_and_unknown_paths_are_not_found() {
-    assert_eq!(route("/").await, "page home");
-    assert_eq!(route("/post/0b0c").await, "page thread");
-    assert_eq!(route("/user/@ada").await, "page profile");
-    assert_eq!(route("/user/5f1e").await, "page profile");
-    assert_eq!(route("/user/@ada/followers").await, "page user-list");
-    assert_eq!(route("/user/@ada/following").await, "page user-list");
-    assert_eq!(route("/signin").await, "page signin");
-    assert_eq!(route("/oauth/callback").await, "page callback");
-    assert_eq!(route("/no/such/page").await, "page not-found");
-    assert_eq!(route("/post/1/2/3").await, "page not-found");
+async fn every_route_resolves_signed_out_and_unknown_paths_are_not_found() {
+    storage::remove(&Key::Session);
+    every_route_shows_its_own_page().await;
+    let home = route("/").await;
+    assert!(home.text.contains("once you have signed in"), "signed out, home asks to sign in: {home:?}");
+}
+
+#[wasm_bindgen_test]
+async fn every_route_resolves_signed_in() {
+    let user = User { uuid: "u-ada".into(), username: "ada".into(), ..User::default() };
+    storage::set_json(&Key::Session, &Signed::from_pasted_token("not-a-real-token".into(), user));
+    every_route_shows_its_own_page().await;
+    let home = route("/").await;
+    assert!(home.text.contains("New post") && home.text.contains("Timeline"), "signed in, home has both: {home:?}");
+    assert!(!home.text.contains("once you have signed in"), "{home:?}");
+    storage::remove(&Key::Session);
 }
 
 #[wasm_bindgen_test]

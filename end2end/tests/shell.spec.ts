@@ -1,6 +1,7 @@
 // The app shell as a person meets it: served by the real server, every route
 // renders a page, links move between them, and the unknown is "not found".
 import { test, expect, expectAccessible } from './fixtures';
+import { api, signInWithToken, token } from './helpers';
 
 test('the home page loads from the server with a title and a heading', async ({ page, visit }) => {
   await visit('/');
@@ -20,18 +21,49 @@ test('following a link changes the page without reloading it', async ({ page, vi
   await expectAccessible(page);
 });
 
-for (const [path, kind] of [
-  ['/post/0b0c2d1e', 'thread'],
-  ['/user/@ada', 'profile'],
-  ['/user/@ada/followers', 'user-list'],
-  ['/user/@ada/following', 'user-list'],
-  ['/oauth/callback', 'callback'],
+for (const [path, kind, heading] of [
+  ['/post/0b0c2d1e', 'thread', 'Post'],
+  ['/user/@ada', 'profile', 'Profile'],
+  ['/user/@ada/followers', 'user-list', 'Followers of @ada'],
+  ['/user/@ada/following', 'user-list', 'Followed by @ada'],
+  ['/oauth/callback', 'callback', 'Signing in'],
 ]) {
-  test(`a direct load of ${path} renders its page`, async ({ page, visit }) => {
+  test(`a direct load of ${path} signed out renders its own page`, async ({ page, visit }) => {
     await visit(path);
     await expect(page.locator(`main.page.${kind}`)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
   });
 }
+
+test('direct loads of real addresses, signed in, show what they name', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const tok = token('mira');
+  const mira = await api(page, tok, '/user/@mira');
+  const { posts } = await api(page, tok, `/user/${mira.uuid}/posts/1`);
+  const post = posts[0];
+  const followers = (await api(page, tok, `/user/${mira.uuid}/followers`)).followers;
+  const following = (await api(page, tok, `/user/${mira.uuid}/following`)).following;
+  expect(followers.length * following.length, 'the demo gives mira both').toBeGreaterThan(0);
+  const main = page.getByRole('main');
+
+  await page.goto(`/post/${post.uuid}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Post by ${mira.display_name}`);
+  await expect(page.locator(`article.focused[data-uuid="${post.uuid}"]`)).toContainText(post.content.slice(0, 40));
+  await expectAccessible(page);
+
+  await page.goto('/user/@mira');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(mira.display_name);
+  await expect(main.getByRole('feed', { name: 'Posts' }).locator(`article[data-uuid="${post.uuid}"]`)).toBeVisible();
+
+  await page.goto('/user/@mira/followers');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @mira');
+  await expect(main.locator('ul.user-list > li')).toHaveCount(followers.length);
+
+  await page.goto('/user/@mira/following');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followed by @mira');
+  await expect(main.locator('ul.user-list > li')).toHaveCount(following.length);
+  await expect(main.getByRole('button', { name: 'Following' })).toHaveCount(following.length);
+});
 
 test('an unknown address shows the not-found page with a way home', async ({ page, visit }) => {
   await visit('/this/leads/nowhere');

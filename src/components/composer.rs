@@ -3,6 +3,7 @@
 //! Ctrl/Cmd+Enter), a draft kept per context (`drafts.rs`) until the server
 //! confirms, and the text kept on every failure with what went wrong.
 
+use super::counter::Counter;
 use crate::api::ApiError;
 use crate::drafts::{Draft, LocalStorage};
 use crate::session::use_session;
@@ -10,20 +11,7 @@ use crate::store::use_store;
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use perch_model::{char_count, validate_content, ContentError, NewPost, Operation, Scope, Subject, MAX_CONTENT_CHARS};
-
-/// From this many characters on, the counter warns.
-const WARN_FROM: usize = MAX_CONTENT_CHARS - 20;
-
-/// What the counter says for `text`.
-pub fn counter_text(text: &str) -> String {
-    let n = char_count(text);
-    if n > MAX_CONTENT_CHARS {
-        format!("{} over", n - MAX_CONTENT_CHARS)
-    } else {
-        format!("{} left", MAX_CONTENT_CHARS - n)
-    }
-}
+use perch_model::{validate_content, ContentError, NewPost, Operation, Subject};
 
 #[component]
 pub fn Composer(
@@ -35,7 +23,6 @@ pub fn Composer(
     replying_to: Option<String>,
 ) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
-    let home = crate::home::use_home();
     let draft = std::sync::Arc::new(Draft::for_context(LocalStorage, parent.as_deref()));
     let text = RwSignal::new(draft.restore());
     let locked = RwSignal::new(false);
@@ -58,26 +45,14 @@ pub fn Composer(
             error.set(None);
             let body =
                 NewPost { content: text.get_untracked(), locked: locked.get_untracked(), parent: parent.clone() };
-            let (api, store, draft, home) = (api.clone(), store.clone(), draft.clone(), home.clone());
-            let me = session.user().map(|u| u.uuid).unwrap_or_default();
+            let (api, store, draft) = (api.clone(), store.clone(), draft.clone());
             // Not scoped to the page: a send finishes even if the person moves on.
             spawn_local(async move {
-                match api.send_post(&body).await {
+                let result = api.send_post(&body).await;
+                draft.send_finished(result.is_ok());
+                match result {
                     Ok(post) => {
-                        if let Some(home) = &home {
-                            home.posted(&post);
-                        }
-                        let uuid = store.put_post(post);
-                        match &body.parent {
-                            Some(parent) => {
-                                if let Some(p) = store.post(parent) {
-                                    p.update(|p| p.reply_count += 1);
-                                }
-                                store.list(&format!("replies:{parent}")).update(|l| l.items.push(uuid));
-                            }
-                            None => store.list(&format!("posts:{me}")).update(|l| l.items.insert(0, uuid)),
-                        }
-                        draft.confirmed();
+                        store.post_sent(post);
                         text.set(String::new());
                         locked.set(false);
                     }
@@ -88,10 +63,7 @@ pub fn Composer(
         })
     };
 
-    let refused = move || {
-        let missing = Operation::SendPost.missing(subject, &session.scopes());
-        (!missing.is_empty()).then(|| format!("Your sign-in does not allow this: it lacks {}.", Scope::join(&missing)))
-    };
+    let refused = move || session.refusal(Operation::SendPost, subject);
     let label = if is_reply { "Reply" } else { "Post" };
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
@@ -115,8 +87,7 @@ pub fn Composer(
                 }
             ></textarea>
             <div class="composer-row">
-                <span id=counter_id class="counter" class:warn=move || text.with(|t| char_count(t) >= WARN_FROM) class:over=over
-                    aria-live="polite">{move || text.with(|t| counter_text(t))}</span>
+                <Counter text id=counter_id/>
                 <label class="switch"><input type="checkbox" prop:checked=move || locked.get()
                     on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
                 <button type="submit" aria-busy=move || sending.get().to_string()
@@ -137,18 +108,5 @@ pub fn Composer(
                 }
             })}
         </form>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::counter_text;
-
-    #[test]
-    fn the_counter_counts_as_the_server_does() {
-        assert_eq!(counter_text(""), "500 left");
-        assert_eq!(counter_text(&"🙂".repeat(499)), "1 left");
-        assert_eq!(counter_text(&"é".repeat(500)), "0 left");
-        assert_eq!(counter_text(&"漢".repeat(501)), "1 over");
     }
 }

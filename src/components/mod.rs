@@ -2,9 +2,10 @@
 
 pub mod avatar;
 pub mod composer;
+pub mod counter;
 pub mod feed;
 pub mod header;
 pub mod own_post;
 pub mod post_card;
 pub mod states;
-pub mod toggles;
+pub mod toggle_buttons;

@@ -1,12 +1,13 @@
 //! Editing and deleting one's own post, in place on its card. Offered only
 //! to the author and only when the token allows it.
 
+use super::counter::Counter;
 use crate::api::ApiError;
 use crate::store::use_store;
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use perch_model::{char_count, validate_content, Operation, Post, PostUpdate, Scope, Subject, MAX_CONTENT_CHARS};
+use perch_model::{validate_content, Operation, Post, PostUpdate, Subject};
 
 /// The form that replaces a post's content while it is edited.
 #[component]
@@ -19,6 +20,7 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
     let error = RwSignal::new(None::<ApiError>);
     let invalid = move || text.with(|t| validate_content(t).err());
     let field_id = format!("edit-{uuid}");
+    let counter_id = format!("edit-{uuid}-count");
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         if saving.get_untracked() || invalid().is_some() {
@@ -30,7 +32,7 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
         spawn_local(async move {
             match api.update_post(&uuid, &update).await {
                 Ok(post) => {
-                    store.put_post(post);
+                    store.post_edited(post);
                     editing.set(false);
                 }
                 Err(e) => error.set(Some(e)),
@@ -41,11 +43,10 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
     view! {
         <form class="edit-form" on:submit=save>
             <label for=field_id.clone()>"Edit post text"</label>
-            <textarea id=field_id rows="4" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <textarea id=field_id rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
             <div class="composer-row">
-                <span class="counter" class:over=move || invalid().is_some()>
-                    {move || text.with(|t| { let n = char_count(t); if n > MAX_CONTENT_CHARS { format!("{} over", n - MAX_CONTENT_CHARS) } else { format!("{} left", MAX_CONTENT_CHARS - n) } })}
-                </span>
+                <Counter text id=counter_id/>
                 <label class="switch"><input type="checkbox" prop:checked=move || locked.get() on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
                 <button type="submit" disabled=move || saving.get() || invalid().is_some()>{move || if saving.get() { "Saving…" } else { "Save" }}</button>
                 <button type="button" class="secondary" on:click=move |_| editing.set(false)>"Cancel"</button>
@@ -60,31 +61,17 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
 #[component]
 pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoView {
     let (api, store, session) = (use_api(), use_store(), crate::session::use_session());
-    let (uuid, parent, subject) =
-        post.with_untracked(|p| (p.uuid.clone(), p.parent.uuid().map(str::to_owned), Subject::of(p.parent.is_reply())));
+    let (uuid, subject) = post.with_untracked(|p| (p.uuid.clone(), Subject::of(p.parent.is_reply())));
     let confirming = RwSignal::new(false);
     let deleting = RwSignal::new(false);
     let error = RwSignal::new(None::<ApiError>);
-    let home = crate::home::use_home();
-    let reason = move |op: Operation| {
-        let missing = op.missing(subject, &session.scopes());
-        (!missing.is_empty()).then(|| format!("Your sign-in does not allow this (it lacks {}).", Scope::join(&missing)))
-    };
+    let reason = move |op: Operation| session.refusal(op, subject);
     let delete = move |_| {
         deleting.set(true);
-        let (api, store, uuid, parent, home) = (api.clone(), store.clone(), uuid.clone(), parent.clone(), home.clone());
+        let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
         spawn_local(async move {
             match api.delete_post(&uuid).await {
-                Ok(_) => {
-                    if let Some(parent) = parent.and_then(|p| store.post(&p)) {
-                        parent.update(|p| p.reply_count = p.reply_count.saturating_sub(1));
-                    }
-                    store.forget_in_lists(&uuid);
-                    if let Some(home) = &home {
-                        home.deleted(&uuid);
-                    }
-                    store.mark_deleted(&uuid);
-                }
+                Ok(_) => store.post_deleted(&uuid),
                 Err(e) => {
                     error.set(Some(e));
                     deleting.set(false);

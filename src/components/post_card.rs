@@ -109,7 +109,7 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
     let profile = format!("/user/@{}", author.username);
     let heading_id = format!("post-{}", post.uuid);
     let labelled_by = heading_id.clone();
-    let name = if author.display_name.is_empty() { author.username.clone() } else { author.display_name.clone() };
+    let name = author.shown_name().to_owned();
     let class = if focused { "post focused" } else { "post" };
     view! {
         <article
@@ -138,7 +138,7 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
             <footer class="post-meta">
                 <A href=thread>{move || plural(replies.with(|p| p.reply_count), "reply", "replies")}</A>
                 {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
-                <super::toggles::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
+                <super::toggle_buttons::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
                     <A href=format!("/post/{uuid}#reply") attr:class="reply-link">"Reply"</A>
                 })}

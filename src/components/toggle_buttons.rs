@@ -1,21 +1,16 @@
 //! The Like and Follow buttons: optimistic, one request at a time, folded
-//! clicks, and back to the server's state on failure (see `toggle.rs`).
-//! An action the token may not perform is disabled, with the reason.
+//! clicks, and back to the server's state on failure (the state machine is
+//! `store/toggle.rs`; what the owner likes and follows is the store's,
+//! `store/relations.rs`). An action the token may not perform is disabled,
+//! with the reason.
 
-use crate::known::{self, Kind};
 use crate::session::use_session;
-use crate::store::use_store;
-use crate::toggle::{shown_count, Next, Toggle};
+use crate::store::toggle::{shown_count, Next, Toggle};
+use crate::store::{load_following, use_store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use perch_model::{FollowAction, LikeAction, Operation, Scope, Subject};
-
-/// The reason an operation is not offered, naming the missing scopes.
-fn refusal(op: Operation, subject: Subject, held: &[Scope]) -> Option<String> {
-    let missing = op.missing(subject, held);
-    (!missing.is_empty()).then(|| format!("Your sign-in does not allow this (it lacks {}).", Scope::join(&missing)))
-}
+use perch_model::{FollowAction, LikeAction, Operation, Subject};
 
 /// Sends toggle requests until the toggle settles; `send` makes one request
 /// and answers the state it left the server in.
@@ -78,19 +73,14 @@ where
 pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
     let post = store.post(&uuid);
-    let Some(me) = session.user().map(|u| u.uuid) else {
+    if session.user().is_none() {
         // Signed out: the count alone.
         let count = move || post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0);
         return view! { <span>{move || { let n = count(); format!("{n} {}", if n == 1 { "like" } else { "likes" }) }}</span> }.into_any();
-    };
-    let server_liked = post.as_ref().and_then(|p| p.with_untracked(|p| p.liked));
-    let first = server_liked.or_else(|| known::recall(&me, Kind::Like, &uuid)).unwrap_or(false);
-    let toggle = store.toggle(&format!("like:{uuid}"), first);
-    if let Some(liked) = server_liked {
-        toggle.update(|t| t.learn(liked));
     }
+    let toggle = store.like_toggle(&uuid);
     let error = RwSignal::new(None::<String>);
-    let refused = move || refusal(Operation::LikePost, Subject::of(reply), &session.scopes());
+    let refused = move || session.refusal(Operation::LikePost, Subject::of(reply));
     let count = {
         let (toggle, post) = (toggle.clone(), post.clone());
         move || shown_count(post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0), &toggle.get())
@@ -105,17 +95,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
                 async move { Ok(api.like(&uuid).await?.action == LikeAction::Liked) }
             }
         },
-        move |was, now| {
-            if now != was {
-                if let Some(post) = store.post(&uuid) {
-                    post.update(|p| {
-                        p.like_count = if now { p.like_count + 1 } else { p.like_count.saturating_sub(1) };
-                        p.liked = Some(now);
-                    });
-                }
-            }
-            known::remember(&me, Kind::Like, &uuid, now);
-        },
+        move |was, now| store.like_answered(&uuid, was, now),
     );
     let pressed = {
         let toggle = toggle.clone();
@@ -141,45 +121,17 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
     if me == uuid {
         return ().into_any();
     }
-    let user = store.user(&uuid);
-    let server_followed = user.as_ref().and_then(|u| u.with_untracked(|u| u.followed));
-    let remembered = known::recall(&me, Kind::Follow, &uuid);
-    let toggle = store.toggle(&format!("follow:{uuid}"), server_followed.or(remembered).unwrap_or(false));
-    if let Some(followed) = server_followed {
-        toggle.update(|t| t.learn(followed));
-    } else if remembered.is_none() {
-        // The first state comes from the signed-in user's following list,
-        // fetched once for every button on the page, kept in the store.
-        let list = store.list(&format!("following:{me}"));
-        if list.with_untracked(|l| !l.loading && l.pages_loaded == 0) {
-            list.update(|l| l.loading = true);
-            let (api, store, list, me) = (api.clone(), store.clone(), list.clone(), me.clone());
-            spawn_local(async move {
-                let result = api.following(&me).await;
-                list.update(|l| {
-                    l.loading = false;
-                    match result {
-                        Ok(following) => {
-                            l.items = store.put_user_refs(following.following);
-                            l.pages_loaded = 1;
-                            l.done = true;
-                        }
-                        Err(e) => l.error = Some(e),
-                    }
-                });
-            });
-        }
-        let (toggle, me, uuid) = (toggle.clone(), me.clone(), uuid.clone());
-        Effect::new(move |_| {
-            if let Some(follows) = list.with(|l| (l.pages_loaded > 0).then(|| l.items.contains(&uuid))) {
-                known::remember(&me, Kind::Follow, &uuid, follows);
-                toggle.update(|t| t.learn(follows));
-            }
+    let toggle = store.follow_toggle(&uuid);
+    if store.needs_owner_following(&uuid) {
+        // The first state comes from the owner's following list, loaded
+        // once for every button on the page.
+        let (api, store) = (api.clone(), store.clone());
+        spawn_local(async move {
+            let _ = load_following(&api, &store, &me).await;
         });
     }
     let error = RwSignal::new(None::<String>);
-    let home = crate::home::use_home();
-    let refused = move || refusal(Operation::FollowUser, Subject::Post, &session.scopes());
+    let refused = move || session.refusal(Operation::FollowUser, Subject::Post);
     let click = on_click(
         toggle.clone(),
         error,
@@ -190,20 +142,7 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
                 async move { Ok(api.follow(&uuid).await?.action == FollowAction::Followed) }
             }
         },
-        move |was, now| {
-            if now != was {
-                if let Some(user) = store.user(&uuid) {
-                    user.update(|u| {
-                        u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
-                        u.followed = Some(now);
-                    });
-                }
-                if let Some(home) = &home {
-                    home.follow_changed(&uuid, now);
-                }
-            }
-            known::remember(&me, Kind::Follow, &uuid, now);
-        },
+        move |was, now| store.follow_answered(&uuid, was, now),
     );
     let pressed = {
         let toggle = toggle.clone();

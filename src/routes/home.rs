@@ -1,29 +1,27 @@
-//! `/`: the home timeline (the owner's posts and those of everyone they
-//! follow, newest first, from `home.rs`), the composer above it, "N new
-//! posts" instead of moving what is being read, the sources that failed or
-//! are still loading, and the reading position kept across reloads.
+//! `/`: the home timeline (`timeline/`) as the page shows it: the
+//! composer above it, "N new posts" instead of moving what is being read,
+//! the sources that failed or are still loading, and the empty states. All
+//! behaviour (loading, checking for new posts, the reading position) lives
+//! in `timeline/`; this page shows its state and forwards clicks.
 
 use crate::components::feed::Feed;
 use crate::components::post_card::PostSkeleton;
 use crate::components::states::ErrorBox;
-use crate::home::{save_reading, Home, Phase, Reading, CHECK_EVERY};
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::session::use_session;
 use crate::store::use_store;
+use crate::timeline::{HomeTimeline, Phase};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 #[component]
-pub fn Home() -> impl IntoView {
+pub fn HomePage() -> impl IntoView {
     let session = use_session();
     // The tab's title counts the new posts waiting, as "(3) Home · Perch".
     let waiting = {
-        let state = expect_context::<Home>().state;
+        let state = expect_context::<HomeTimeline>().state;
         Memo::new(move |_| state.with(|s| s.new_count()))
     };
     view! {
@@ -41,7 +39,7 @@ pub fn Home() -> impl IntoView {
                     </section>
                     <section aria-labelledby="timeline-heading">
                         <h2 id="timeline-heading" class="visually-hidden">"Timeline"</h2>
-                        <Timeline/>
+                        <TimelineView/>
                     </section>
                 }.into_any(),
                 None => view! {
@@ -55,17 +53,14 @@ pub fn Home() -> impl IntoView {
 
 /// The timeline itself, in whichever state it is.
 #[component]
-fn Timeline() -> impl IntoView {
-    let home = expect_context::<Home>();
-    let store = use_store();
+fn TimelineView() -> impl IntoView {
+    let home = expect_context::<HomeTimeline>();
     let returning = take_returning();
-    home.ensure_started();
+    crate::timeline::attach(&home);
     let state = home.state.clone();
     if returning && state.with_untracked(|s| s.started()) {
-        restore_scroll(&store);
+        restore_scroll(&use_store());
     }
-    check_for_new_posts(home.clone());
-    keep_reading_position(home.clone());
 
     let phase = Memo::new({
         let state = state.clone();
@@ -92,7 +87,7 @@ fn Timeline() -> impl IntoView {
 
 /// The timeline once its first screen is known.
 #[component]
-fn Loaded(home: Home) -> impl IntoView {
+fn Loaded(home: HomeTimeline) -> impl IntoView {
     let state = home.state.clone();
     let list = Memo::new({
         let state = state.clone();
@@ -104,13 +99,12 @@ fn Loaded(home: Home) -> impl IntoView {
     });
     let empty = {
         let state = state.clone();
-        move || state.with(|s| s.done() && s.shown().is_empty() && s.new_count() == 0 && s.errors.is_empty())
+        move || state.with(|s| s.empty())
     };
     let following = {
         let state = state.clone();
         move || state.with(|s| s.following_count())
     };
-    restore_reading_position(home.clone());
     view! {
         <NewPosts home=home.clone()/>
         <SourceProblems home=home.clone()/>
@@ -126,7 +120,7 @@ fn Loaded(home: Home) -> impl IntoView {
 
 /// "Show N new posts": new posts wait here instead of moving the list.
 #[component]
-fn NewPosts(home: Home) -> impl IntoView {
+fn NewPosts(home: HomeTimeline) -> impl IntoView {
     let count = {
         let state = home.state.clone();
         Memo::new(move |_| state.with(|s| s.new_count()))
@@ -161,16 +155,9 @@ fn handle_of(uuid: &str) -> String {
 /// The sources whose posts are missing because a request failed, each with
 /// Retry; the rest of the timeline shows meanwhile.
 #[component]
-fn SourceProblems(home: Home) -> impl IntoView {
+fn SourceProblems(home: HomeTimeline) -> impl IntoView {
     let state = home.state.clone();
-    let failed = Memo::new(move |_| {
-        state.with(|s| {
-            let mut failed: Vec<(String, String)> =
-                s.errors.iter().map(|(uuid, e)| (uuid.clone(), e.explain())).collect();
-            failed.sort();
-            failed
-        })
-    });
+    let failed = Memo::new(move |_| state.with(|s| s.failures()));
     move || {
         let failed = failed.get();
         (!failed.is_empty()).then(|| {
@@ -203,7 +190,7 @@ fn SourceProblems(home: Home) -> impl IntoView {
 /// The sources still loading: slow ones the first screen stopped waiting
 /// for, and new follows catching up.
 #[component]
-fn PendingSources(home: Home) -> impl IntoView {
+fn PendingSources(home: HomeTimeline) -> impl IntoView {
     let state = home.state.clone();
     let pending = Memo::new(move |_| state.with(|s| s.joining_sources()));
     move || {
@@ -239,97 +226,4 @@ fn EmptyTimeline() -> impl IntoView {
             </form>
         </div>
     }
-}
-
-/// Checks for new posts every minute while the page is shown and the tab
-/// visible, and at once when the tab comes back after a minute away.
-fn check_for_new_posts(home: Home) {
-    let overdue = {
-        let home = home.clone();
-        move || {
-            let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
-            let last = home.state.with_untracked(|s| s.last_check);
-            if visible && js_sys::Date::now() - last >= CHECK_EVERY.as_millis() as f64 - 500.0 {
-                home.check_new();
-            }
-        }
-    };
-    overdue();
-    if let Ok(interval) = set_interval_with_handle(overdue.clone(), CHECK_EVERY) {
-        on_cleanup(move || interval.clear());
-    }
-    let listener = leptos::prelude::window_event_listener_untyped("visibilitychange", move |_| overdue());
-    on_cleanup(move || listener.remove());
-}
-
-/// Saves which post is at the top of the screen (and the newest shown)
-/// shortly after each scroll, for a reload to come back to.
-fn keep_reading_position(home: Home) {
-    let pending = Arc::new(AtomicBool::new(false));
-    let listener = window_event_listener(leptos::ev::scroll, move |_| {
-        if pending.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let (home, pending) = (home.clone(), pending.clone());
-        set_timeout(
-            move || {
-                pending.store(false, Ordering::SeqCst);
-                save_position(&home);
-            },
-            std::time::Duration::from_millis(250),
-        );
-    });
-    on_cleanup(move || listener.remove());
-}
-
-fn save_position(home: &Home) {
-    let (owner, started, restoring) =
-        home.state.with_untracked(|s| (s.owner.clone(), s.started(), s.restore.is_some()));
-    if !started || restoring {
-        return;
-    }
-    let Ok(posts) = document().query_selector_all("main [role=feed] article[data-uuid]") else { return };
-    let top = (0..posts.length())
-        .filter_map(|i| posts.item(i)?.dyn_into::<web_sys::Element>().ok())
-        .find(|el| el.get_bounding_client_rect().bottom() > 0.0);
-    let (at, offset) = match top {
-        Some(el) if window().scroll_y().unwrap_or(0.0) > 0.0 => {
-            let uuid = el.get_attribute("data-uuid").unwrap_or_default();
-            (home.mark_of(&uuid), el.get_bounding_client_rect().top())
-        }
-        _ => (None, 0.0),
-    };
-    save_reading(&owner, &Reading { newest: home.newest_shown(), at, offset });
-}
-
-/// After a reload: once the post read last is loaded, scroll back to it
-/// (or to where it was, if it is gone).
-fn restore_reading_position(home: Home) {
-    let state = home.state.clone();
-    Effect::new(move |_| {
-        let target = state.with(|s| {
-            let reading = s.restore.clone()?;
-            Some((reading, s.shown()))
-        });
-        let Some((reading, shown)) = target else { return };
-        if home.restoring() {
-            return;
-        }
-        home.restored();
-        let Some(at) = reading.at else { return };
-        let uuid = if shown.contains(&at.uuid) {
-            Some(at.uuid.clone())
-        } else {
-            // Gone: the first post older than it.
-            let store = use_store();
-            shown.into_iter().find(|u| store.post_untracked(u).and_then(|p| p.created_at).is_some_and(|t| t.0 < at.at))
-        };
-        let Some(uuid) = uuid else { return };
-        request_animation_frame(move || {
-            if let Some(el) = crate::shortcuts::post_element(&uuid) {
-                let y = el.get_bounding_client_rect().top() - reading.offset;
-                window().scroll_by_with_x_and_y(0.0, y);
-            }
-        });
-    });
 }

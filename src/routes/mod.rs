@@ -26,9 +26,9 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
     let api = crate::api::Api::new(&config, session);
     provide_context(api.clone());
     provide_context(session);
-    let store = crate::store::Store::default();
+    let store = crate::store::Store::new(session);
     crate::navigation::install(store.clone());
-    provide_context(crate::home::Home::new(api, store.clone(), session));
+    provide_context(crate::timeline::HomeTimeline::new(api, store.clone(), session));
     provide_context(store);
     provide_context(config);
     let help = crate::shortcuts::Help(RwSignal::new(false));
@@ -39,7 +39,7 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
             <SiteHeader/>
             <crate::shortcuts::ShortcutsHelp/>
             <Routes fallback=NotFound>
-                <Route path=path!("/") view=home::Home/>
+                <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
                 <Route path=path!("/user/:id") view=profile::Profile/>
                 <Route path=path!("/user/:id/followers") view=user_list::Followers/>
@@ -87,28 +87,4 @@ pub(crate) fn use_user(
 pub(crate) fn param(name: &'static str) -> Memo<String> {
     let params = leptos_router::hooks::use_params_map();
     Memo::new(move |_| params.read().get(name).unwrap_or_default())
-}
-
-/// How a profile address names its user: `@username` or a uuid.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum UserKey {
-    Username(String),
-    Uuid(String),
-}
-
-impl UserKey {
-    pub fn parse(segment: &str) -> Self {
-        match segment.strip_prefix('@') {
-            Some(name) => UserKey::Username(name.to_owned()),
-            None => UserKey::Uuid(segment.to_owned()),
-        }
-    }
-
-    /// How the key reads on the page: `@name`, or the uuid.
-    pub fn label(&self) -> String {
-        match self {
-            UserKey::Username(name) => format!("@{name}"),
-            UserKey::Uuid(uuid) => uuid.clone(),
-        }
-    }
 }

@@ -7,7 +7,7 @@ use crate::components::post_card::Time;
 use crate::components::states::ErrorBox;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::session::use_session;
-use crate::store::{load_next, use_store};
+use crate::store::{load_next, use_store, ListKey};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
@@ -15,15 +15,6 @@ use leptos_meta::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use perch_model::User;
-
-fn name_of(user: &User) -> String {
-    if user.display_name.is_empty() {
-        user.username.clone()
-    } else {
-        user.display_name.clone()
-    }
-}
 
 #[component]
 pub fn Profile() -> impl IntoView {
@@ -44,7 +35,7 @@ pub fn Profile() -> impl IntoView {
     let uuid = Memo::new(move |_| user.with(|u| u.as_ref().map(|u| u.uuid.clone())).unwrap_or_default());
     let list = Signal::derive({
         let store = store.clone();
-        move || store.list(&format!("posts:{}", uuid.get())).get()
+        move || store.list(&ListKey::Posts(uuid.get())).get()
     });
     let load_more = Callback::new({
         let (api, store) = (api.clone(), store.clone());
@@ -53,7 +44,7 @@ pub fn Profile() -> impl IntoView {
             if uuid.is_empty() {
                 return;
             }
-            let list = store.list(&format!("posts:{uuid}"));
+            let list = store.list(&ListKey::Posts(uuid.clone()));
             let (api, store) = (api.clone(), store.clone());
             spawn_local_scoped_with_cancellation(load_next(list, move |page| async move {
                 let page = api.user_posts(&uuid, page).await?;
@@ -68,7 +59,7 @@ pub fn Profile() -> impl IntoView {
             if uuid.is_empty() {
                 return;
             }
-            if store.list(&format!("posts:{uuid}")).with_untracked(|l| l.pages_loaded > 0) {
+            if store.list(&ListKey::Posts(uuid)).with_untracked(|l| l.pages_loaded > 0) {
                 if returning {
                     restore_scroll(&store);
                 }
@@ -79,7 +70,7 @@ pub fn Profile() -> impl IntoView {
     });
 
     let title =
-        move || user.get().map(|u| format!("{} (@{})", name_of(&u), u.username)).unwrap_or_else(|| "Profile".into());
+        move || user.get().map(|u| format!("{} (@{})", u.shown_name(), u.username)).unwrap_or_else(|| "Profile".into());
     view! {
         <Title text=move || format!("{} · Perch", title())/>
         <main id="main" class="page profile">
@@ -119,15 +110,15 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
     let user = signal.get_untracked();
     let own = session.user().filter(|me| me.uuid == user.uuid);
     let at = format!("@{}", user.username);
-    let toggle = store.toggle(&format!("follow:{uuid}"), user.followed.unwrap_or(false));
+    let toggle = store.follow_toggle(&uuid);
     let (followers_signal, following_signal) = (signal.clone(), signal.clone());
-    let followers = move || crate::toggle::shown_count(followers_signal.with(|u| u.follow_count), &toggle.get());
+    let followers = move || crate::store::toggle::shown_count(followers_signal.with(|u| u.follow_count), &toggle.get());
     let following = move || following_signal.with(|u| u.following_count);
     view! {
         <header class="profile-header">
-            <crate::components::avatar::Avatar src=user.avatar.clone() name=name_of(&user) large=true/>
+            <crate::components::avatar::Avatar src=user.avatar.clone() name=user.shown_name().to_owned() large=true/>
             <div>
-                <PageHeading text=name_of(&user)/>
+                <PageHeading text=user.shown_name().to_owned()/>
                 <p class="handle">{at.clone()}</p>
                 {(!user.badge.is_empty()).then(|| view! {
                     <ul class="badges" aria-label="Badges">
@@ -143,7 +134,7 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
             " · "
             <A href=format!("/user/{at}/following")><strong>{following}</strong>" following"</A>
         </p>
-        <crate::components::toggles::FollowButton uuid=uuid.clone()/>
+        <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>
         {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {
             <p class="email">"Email: " {email} " " <span class="verified">{match verified { Some(true) => "(verified)", Some(false) => "(not verified)", None => "" }}</span></p>
         })}

@@ -6,7 +6,7 @@ use crate::components::feed::Feed;
 use crate::components::post_card::{PostCard, PostSkeleton, Tombstone};
 use crate::components::states::ErrorBox;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::store::{load_next, use_store, Store};
+use crate::store::{load_next, use_store, ListKey, Store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
@@ -102,13 +102,13 @@ pub fn Thread() -> impl IntoView {
     // Replies, oldest first.
     let list = Signal::derive({
         let store = store.clone();
-        move || store.list(&format!("replies:{}", uuid.get())).get()
+        move || store.list(&ListKey::Replies(uuid.get())).get()
     });
     let load_more = Callback::new({
         let (api, store) = (api.clone(), store.clone());
         move |_| {
             let uuid = uuid.get_untracked();
-            let list = store.list(&format!("replies:{uuid}"));
+            let list = store.list(&ListKey::Replies(uuid.clone()));
             let (api, store) = (api.clone(), store.clone());
             spawn_local_scoped_with_cancellation(load_next(list, move |page| async move {
                 let replies = api.replies(&uuid, page).await?;
@@ -120,7 +120,7 @@ pub fn Thread() -> impl IntoView {
     Effect::new({
         let store = store.clone();
         move |_| {
-            let cached = store.list(&format!("replies:{}", uuid.get())).with_untracked(|l| l.pages_loaded > 0);
+            let cached = store.list(&ListKey::Replies(uuid.get())).with_untracked(|l| l.pages_loaded > 0);
             if cached {
                 if returning {
                     restore_scroll(&store);
@@ -161,17 +161,7 @@ pub fn Thread() -> impl IntoView {
 
     let author = {
         let store = store.clone();
-        move || {
-            store.post(&uuid.get()).map(|p| {
-                p.with(|p| {
-                    if p.author.display_name.is_empty() {
-                        p.author.username.clone()
-                    } else {
-                        p.author.display_name.clone()
-                    }
-                })
-            })
-        }
+        move || store.post(&uuid.get()).map(|p| p.with(|p| p.author.shown_name().to_owned()))
     };
     let heading = Signal::derive({
         let author = author.clone();

@@ -4,7 +4,7 @@
 use super::use_user;
 use crate::components::states::{Empty, ErrorBox};
 use crate::navigation::PageHeading;
-use crate::store::use_store;
+use crate::store::{load_following, load_whole, use_store, ListKey};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
@@ -32,11 +32,14 @@ fn UserList(which: Which) -> impl IntoView {
     let id = super::param("id");
     let (api, store) = (use_api(), use_store());
     let (user, user_error, retry_user) = use_user(id);
-    let kind = if which == Which::Followers { "followers" } else { "following" };
+    let key = move |uuid: String| match which {
+        Which::Followers => ListKey::Followers(uuid),
+        Which::Following => ListKey::Following(uuid),
+    };
     let uuid = Memo::new(move |_| user.with(|u| u.as_ref().map(|u| u.uuid.clone())).unwrap_or_default());
     let list = Signal::derive({
         let store = store.clone();
-        move || store.list(&format!("{kind}:{}", uuid.get())).get()
+        move || store.list(&key(uuid.get())).get()
     });
     // The interface answers these lists whole: one request fills the list.
     let load = Callback::new({
@@ -46,31 +49,19 @@ fn UserList(which: Which) -> impl IntoView {
             if uuid.is_empty() {
                 return;
             }
-            let list = store.list(&format!("{kind}:{uuid}"));
+            let list = store.list(&key(uuid.clone()));
             if list.with_untracked(|l| l.loading) {
                 return;
             }
-            list.update(|l| {
-                l.loading = true;
-                l.error = None;
-            });
             let (api, store) = (api.clone(), store.clone());
             spawn_local_scoped_with_cancellation(async move {
-                let result = match which {
-                    Which::Followers => api.followers(&uuid).await.map(|l| l.followers),
-                    Which::Following => api.following(&uuid).await.map(|l| l.following),
-                };
-                list.update(|l| {
-                    l.loading = false;
-                    match result {
-                        Ok(refs) => {
-                            l.items = store.put_user_refs(refs);
-                            l.done = true;
-                            l.pages_loaded = 1;
-                        }
-                        Err(e) => l.error = Some(e),
+                let _ = match which {
+                    Which::Followers => {
+                        let fetch = async { Ok(store.put_user_refs(api.followers(&uuid).await?.followers)) };
+                        load_whole(list, fetch).await
                     }
-                });
+                    Which::Following => load_following(&api, &store, &uuid).await,
+                };
             });
         }
     });
@@ -78,7 +69,7 @@ fn UserList(which: Which) -> impl IntoView {
         let store = store.clone();
         move |_| {
             let uuid = uuid.get();
-            if !uuid.is_empty() && store.list(&format!("{kind}:{uuid}")).with_untracked(|l| l.pages_loaded == 0) {
+            if !uuid.is_empty() && store.list(&key(uuid)).with_untracked(|l| l.pages_loaded == 0) {
                 load.run(());
             }
         }
@@ -121,7 +112,7 @@ fn UserCard(uuid: String) -> impl IntoView {
     move || match present.get().then(|| store.user(&id)).flatten() {
         Some(user) => {
             let u = user.get_untracked();
-            let name = if u.display_name.is_empty() { u.username.clone() } else { u.display_name.clone() };
+            let name = u.shown_name().to_owned();
             view! {
                 <div class="user-card">
                     <crate::components::avatar::Avatar src=u.avatar.clone() name=name.clone()/>
@@ -131,7 +122,7 @@ fn UserCard(uuid: String) -> impl IntoView {
                         </A>
                         {(!u.bio.is_empty()).then(|| view! { <p class="bio">{u.bio.clone()}</p> })}
                     </div>
-                    <crate::components::toggles::FollowButton uuid=u.uuid.clone()/>
+                    <crate::components::toggle_buttons::FollowButton uuid=u.uuid.clone()/>
                 </div>
             }.into_any()
         }

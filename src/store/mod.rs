@@ -1,13 +1,61 @@
-//! The one store every page reads: posts and users by uuid (one signal each,
-//! so a post shown in a thread and on a profile is one state), deleted posts,
-//! paged lists of uuids by key, and scroll positions by address. It lives for
-//! the whole visit, so going back to a page shows it at once.
+//! The one store every page reads, and the one place a change is applied.
+//! It holds posts and users by uuid (one signal each, so a post shown in a
+//! thread and on a profile is one state), deleted posts, paged lists of
+//! uuids by [`ListKey`], scroll positions by address, and (in
+//! `relations.rs`) what the signed-in account likes and follows. It lives
+//! for the whole visit, so going back to a page shows it at once.
+//!
+//! A component that changed something on the server tells the store once
+//! (`post_sent`, `post_edited`, `post_deleted`, `like_answered`,
+//! `follow_answered`); the store updates posts, users, counts and lists,
+//! and tells whoever listens ([`Store::on_change`], the home timeline).
+
+mod relations;
+pub mod toggle;
+
+pub use relations::load_following;
 
 use crate::api::ApiError;
+use crate::lock;
+use crate::session::Session;
 use leptos::prelude::*;
 use perch_model::{Parent, Post, User, UserRef};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+
+/// Which paged list of uuids: the store keeps one of each.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ListKey {
+    /// The replies to a post, oldest first.
+    Replies(String),
+    /// A user's posts, newest first.
+    Posts(String),
+    /// Who follows a user.
+    Followers(String),
+    /// Whom a user follows.
+    Following(String),
+}
+
+/// Which like or follow button state: one per post or user, shared by
+/// every button and count that shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ToggleKey {
+    Like(String),
+    Follow(String),
+}
+
+/// A change the store applied, as listeners hear it.
+#[derive(Debug)]
+pub enum Change<'a> {
+    /// The owner published this post or reply.
+    Sent(&'a Post),
+    /// The owner deleted this post.
+    Deleted(&'a str),
+    /// The owner now follows (`true`) or no longer follows this user.
+    Followed { uuid: &'a str, following: bool },
+}
+
+type Listener = Arc<dyn Fn(&Change) + Send + Sync>;
 
 /// A list loaded page by page (replies, a user's posts, followers…).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,9 +74,10 @@ struct Inner {
     posts: Mutex<HashMap<String, ArcRwSignal<Post>>>,
     users: Mutex<HashMap<String, ArcRwSignal<User>>>,
     usernames: Mutex<HashMap<String, String>>,
-    lists: Mutex<HashMap<String, ArcRwSignal<Paged>>>,
+    lists: Mutex<HashMap<ListKey, ArcRwSignal<Paged>>>,
     scroll: Mutex<HashMap<String, f64>>,
-    toggles: Mutex<HashMap<String, ArcRwSignal<crate::toggle::Toggle>>>,
+    toggles: Mutex<HashMap<ToggleKey, ArcRwSignal<toggle::Toggle>>>,
+    listeners: Mutex<Vec<Listener>>,
 }
 
 #[derive(Clone)]
@@ -37,19 +86,67 @@ pub struct Store {
     /// Bumped when a post or user first arrives, so views waiting for one see it.
     arrivals: ArcRwSignal<u64>,
     deleted: ArcRwSignal<HashSet<String>>,
-}
-
-impl Default for Store {
-    fn default() -> Self {
-        Store { inner: Arc::default(), arrivals: ArcRwSignal::new(0), deleted: ArcRwSignal::new(HashSet::new()) }
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+    /// Who is signed in: whose likes and follows `relations.rs` keeps.
+    session: Session,
 }
 
 impl Store {
+    pub fn new(session: Session) -> Self {
+        Store {
+            inner: Arc::default(),
+            arrivals: ArcRwSignal::new(0),
+            deleted: ArcRwSignal::new(HashSet::new()),
+            session,
+        }
+    }
+
+    /// Calls `listener` after every change the store applies, for the visit.
+    pub fn on_change(&self, listener: impl Fn(&Change) + Send + Sync + 'static) {
+        lock(&self.inner.listeners).push(Arc::new(listener));
+    }
+
+    fn tell(&self, change: Change) {
+        let listeners: Vec<Listener> = lock(&self.inner.listeners).clone();
+        for listener in listeners {
+            listener(&change);
+        }
+    }
+
+    /// The owner published `post` (a post or a reply): it joins the top of
+    /// their posts, or the end of its parent's replies, whose count grows.
+    pub fn post_sent(&self, post: Post) {
+        self.tell(Change::Sent(&post));
+        let parent = post.parent.uuid().map(str::to_owned);
+        let author = post.author.uuid.clone();
+        let uuid = self.put_post(post);
+        match parent {
+            Some(parent) => {
+                if let Some(p) = self.post(&parent) {
+                    p.update(|p| p.reply_count += 1);
+                }
+                self.list(&ListKey::Replies(parent)).update(|l| l.items.push(uuid));
+            }
+            None => self.list(&ListKey::Posts(author)).update(|l| l.items.insert(0, uuid)),
+        }
+    }
+
+    /// The owner changed a post; the server's answer is the new state.
+    pub fn post_edited(&self, post: Post) {
+        self.put_post(post);
+    }
+
+    /// The owner deleted a post: it leaves every list and the timeline, its
+    /// parent counts one reply less, and it shows as deleted wherever it was.
+    pub fn post_deleted(&self, uuid: &str) {
+        let parent = self.post_untracked(uuid).and_then(|p| p.parent.uuid().map(str::to_owned));
+        if let Some(parent) = parent.and_then(|p| self.post(&p)) {
+            parent.update(|p| p.reply_count = p.reply_count.saturating_sub(1));
+        }
+        self.forget_in_lists(uuid);
+        self.tell(Change::Deleted(uuid));
+        self.mark_deleted(uuid);
+    }
+
     /// Keeps a post (and its embedded parent and authors); returns its uuid.
     pub fn put_post(&self, post: Post) -> String {
         if let Parent::Post(parent) = &post.parent {
@@ -142,7 +239,7 @@ impl Store {
     }
 
     /// Takes a post out of every list (a deleted post leaves the feeds).
-    pub fn forget_in_lists(&self, uuid: &str) {
+    fn forget_in_lists(&self, uuid: &str) {
         let lists: Vec<ArcRwSignal<Paged>> = lock(&self.inner.lists).values().cloned().collect();
         for list in lists {
             if list.with_untracked(|l| l.items.iter().any(|i| i == uuid)) {
@@ -151,6 +248,7 @@ impl Store {
         }
     }
 
+    /// A post is gone (deleted here, or found missing).
     pub fn mark_deleted(&self, uuid: &str) {
         self.deleted.update(|d| {
             d.insert(uuid.to_owned());
@@ -162,17 +260,8 @@ impl Store {
     }
 
     /// The list kept under `key`, made empty the first time.
-    pub fn list(&self, key: &str) -> ArcRwSignal<Paged> {
-        lock(&self.inner.lists).entry(key.to_owned()).or_insert_with(|| ArcRwSignal::new(Paged::default())).clone()
-    }
-
-    /// The like or follow toggle kept under `key` ("like:<uuid>",
-    /// "follow:<uuid>"), made with `server` as its first known state.
-    pub fn toggle(&self, key: &str, server: bool) -> ArcRwSignal<crate::toggle::Toggle> {
-        lock(&self.inner.toggles)
-            .entry(key.to_owned())
-            .or_insert_with(|| ArcRwSignal::new(crate::toggle::Toggle::new(server)))
-            .clone()
+    pub fn list(&self, key: &ListKey) -> ArcRwSignal<Paged> {
+        lock(&self.inner.lists).entry(key.clone()).or_insert_with(|| ArcRwSignal::new(Paged::default())).clone()
     }
 
     pub fn save_scroll(&self, address: &str, y: f64) {
@@ -235,4 +324,34 @@ where
             Err(e) => l.error = Some(e),
         }
     });
+}
+
+/// Loads a list the server answers whole (followers, following): one
+/// request fills it. A failure is shown on a list not loaded yet; a list
+/// already shown keeps its items (a later check failing says nothing).
+pub async fn load_whole<Fut>(list: ArcRwSignal<Paged>, fetch: Fut) -> Result<Vec<String>, ApiError>
+where
+    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
+{
+    list.update(|l| {
+        l.loading = true;
+        if l.pages_loaded == 0 {
+            l.error = None;
+        }
+    });
+    let result = fetch.await;
+    list.update(|l| {
+        l.loading = false;
+        match &result {
+            Ok(items) => {
+                l.items = items.clone();
+                l.pages_loaded = 1;
+                l.done = true;
+                l.error = None;
+            }
+            Err(e) if l.pages_loaded == 0 => l.error = Some(e.clone()),
+            Err(_) => {}
+        }
+    });
+    result
 }

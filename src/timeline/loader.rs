@@ -1,21 +1,24 @@
-//! The home timeline for the whole visit: its sources (the owner and
-//! everyone they follow), their pages fetched with at most [`IN_FLIGHT`]
-//! requests at once, checks for new posts, follows and unfollows, and the
-//! reading position kept across reloads. The merge itself is `timeline.rs`;
-//! the page that shows it is `routes/home.rs`.
+//! The home timeline for the whole visit: whom the owner follows, every
+//! source's pages fetched with at most [`IN_FLIGHT`] requests at once (the
+//! scheduler), slow and failed sources, checks for new posts while the page
+//! is shown, and the owner's own posts, deletions and follows as the store
+//! reports them. What is merged is `merge.rs`, what is on screen
+//! `window.rs`.
 //!
 //! Requests here are not tied to the page: going to a thread and back finds
 //! the timeline as it was, with nothing fetched twice.
 
+use super::merge::{Item, Merge};
+use super::reading::{self, Mark};
+use super::window::{Wanted, Window};
 use crate::api::{Api, ApiError};
+use crate::lock;
 use crate::session::Session;
-use crate::store::Store;
-use crate::timeline::{Item, Timeline};
+use crate::store::{load_following, Change, Paged, Store};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use perch_model::{Post, Timestamp, PAGE_SIZE};
-use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -34,52 +37,6 @@ pub const CHECK_EVERY: Duration = Duration::from_secs(60);
 /// source with more new posts than that is left for the next check rather
 /// than shown with a gap.
 const FRESH_PAGES: u32 = 20;
-/// Restoring a reading position loads at most this many rounds of pages.
-const RESTORE_ROUNDS: u32 = 20;
-/// Posts put on screen at first and by each Load more: the merge may know
-/// hundreds at once (every source's first page), the screen needs a few.
-pub const STEP: usize = 20;
-
-/// Where the person was reading, kept per account in `localStorage`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Reading {
-    /// The newest post shown (newer ones count as new).
-    pub newest: Option<Mark>,
-    /// The post at the top of the screen, and how far below the top it was.
-    pub at: Option<Mark>,
-    pub offset: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Mark {
-    pub uuid: String,
-    pub at: i64,
-}
-
-impl Mark {
-    fn item(&self) -> Item {
-        Item { uuid: self.uuid.clone(), at: Timestamp(self.at) }
-    }
-}
-
-fn reading_key(owner: &str) -> String {
-    format!("perch.home.{owner}")
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
-pub fn saved_reading(owner: &str) -> Option<Reading> {
-    let text = storage()?.get_item(&reading_key(owner)).ok().flatten()?;
-    serde_json::from_str(&text).ok()
-}
-
-pub fn save_reading(owner: &str, reading: &Reading) {
-    if let (Some(storage), Ok(text)) = (storage(), serde_json::to_string(reading)) {
-        let _ = storage.set_item(&reading_key(owner), &text);
-    }
-}
 
 /// What the home page is doing before its posts can show.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -93,31 +50,13 @@ pub enum Phase {
     Sources,
 }
 
-/// Why more pages are being loaded.
-#[derive(Clone, Debug, PartialEq)]
-enum Goal {
-    /// Load more: until this many posts are known, or nothing is left.
-    Fill(usize),
-    /// After a reload: until the post read last shows (or its time does).
-    Reach(Item, u32),
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct HomeState {
     pub owner: String,
     pub phase: Phase,
-    pub timeline: Option<Timeline>,
-    /// The last error of each source that failed, by uuid.
-    pub errors: HashMap<String, ApiError>,
-    /// The newest post shown; newer posts wait behind "N new posts".
-    anchor: Option<Item>,
-    goal: Option<Goal>,
-    /// How many of the known posts are on screen.
-    limit: usize,
-    /// The first screen was set up (anchor and restore goal chosen).
-    settled: bool,
-    /// A reading position to scroll back to once it shows.
-    pub restore: Option<Reading>,
+    /// Every source's posts, once the following list is known.
+    pub merge: Option<Merge>,
+    pub window: Window,
     /// Page requests queued or in flight (not checks for new posts).
     pub loading: usize,
     /// When the last check for new posts began (ms since the epoch).
@@ -125,71 +64,41 @@ pub struct HomeState {
 }
 
 impl HomeState {
-    /// The posts shown, newest first: what can be known correct, without
-    /// the new posts the person has not asked to see yet.
-    pub fn shown(&self) -> Vec<String> {
-        self.shown_items().into_iter().map(|i| i.uuid).collect()
-    }
-
-    fn shown_items(&self) -> Vec<Item> {
-        let mut known = self.known();
-        known.truncate(self.limit);
-        known
-    }
-
-    /// Everything that could be shown: known correct, not newer than the
-    /// newest shown.
-    fn known(&self) -> Vec<Item> {
-        let Some(t) = &self.timeline else { return Vec::new() };
-        let visible = t.visible();
-        match &self.anchor {
-            Some(anchor) => visible.into_iter().filter(|i| i.order(anchor) != std::cmp::Ordering::Less).collect(),
-            None => visible,
-        }
+    /// The shown list as the feed reads it.
+    pub fn feed(&self) -> Paged {
+        self.merge.as_ref().map(|m| self.window.feed(m, self.loading)).unwrap_or_default()
     }
 
     /// Posts newer than what is shown.
     pub fn new_count(&self) -> usize {
-        match (&self.timeline, &self.anchor) {
-            (Some(t), Some(anchor)) => {
-                t.visible().iter().take_while(|i| i.order(anchor) == std::cmp::Ordering::Less).count()
-            }
-            _ => 0,
-        }
+        self.merge.as_ref().map_or(0, |m| self.window.new_count(m))
     }
 
     pub fn started(&self) -> bool {
-        self.timeline.as_ref().is_some_and(Timeline::started)
+        self.merge.as_ref().is_some_and(Merge::started)
     }
 
-    /// Nothing more to show: everything is loaded and on screen.
-    pub fn done(&self) -> bool {
-        self.timeline.as_ref().is_some_and(Timeline::done) && self.known().len() <= self.limit
+    /// Everything is loaded and nothing at all is there to show.
+    pub fn empty(&self) -> bool {
+        self.merge
+            .as_ref()
+            .is_some_and(|m| self.window.done(m) && self.window.shown(m).is_empty() && self.window.new_count(m) == 0)
+            && self.failures().is_empty()
     }
 
-    /// The shown list as the feed reads it, from one merge: what `shown`,
-    /// `done` and `loading_more` say, without sorting three times.
-    pub fn feed(&self) -> crate::store::Paged {
-        let mut items = self.known();
-        let known = items.len();
-        items.truncate(self.limit);
-        crate::store::Paged {
-            items: items.into_iter().map(|i| i.uuid).collect(),
-            pages_loaded: 1,
-            done: self.timeline.as_ref().is_some_and(Timeline::done) && known <= self.limit,
-            loading: self.loading > 0 && (known < self.limit || matches!(self.goal, Some(Goal::Reach(..)))),
-            error: None,
-        }
+    /// The sources that failed, each with why, in a steady order.
+    pub fn failures(&self) -> Vec<(String, String)> {
+        self.merge.as_ref().map(Merge::failures).unwrap_or_default()
     }
 
     /// Sources followed (the owner's own not counted).
     pub fn following_count(&self) -> usize {
-        self.timeline.as_ref().map_or(0, |t| t.sources().filter(|s| **s != self.owner).count())
+        self.merge.as_ref().map_or(0, |m| m.sources().filter(|s| **s != self.owner).count())
     }
 
     /// Sources loading after the first screen: slow, retried or new.
     pub fn joining_sources(&self) -> Vec<String> {
-        self.timeline.as_ref().map(Timeline::joining_sources).unwrap_or_default()
+        self.merge.as_ref().map(Merge::joining_sources).unwrap_or_default()
     }
 }
 
@@ -201,6 +110,7 @@ enum Job {
     Fresh(String),
 }
 
+/// The scheduler's queue: jobs waiting (each once), and how many run.
 #[derive(Default)]
 struct Queue {
     waiting: VecDeque<(u64, Job)>,
@@ -210,7 +120,7 @@ struct Queue {
 
 /// The home timeline, provided once for the visit.
 #[derive(Clone)]
-pub struct Home {
+pub struct HomeTimeline {
     pub state: ArcRwSignal<HomeState>,
     queue: Arc<Mutex<Queue>>,
     /// Bumped when the owner changes: answers for an older owner are dropped.
@@ -220,24 +130,30 @@ pub struct Home {
     session: Session,
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 fn item_of(post: &Post) -> Item {
     Item { uuid: post.uuid.clone(), at: post.created_at.unwrap_or(Timestamp(0)) }
 }
 
-impl Home {
+impl HomeTimeline {
+    /// The timeline of the visit, following what the store reports: the
+    /// owner's new posts go to the top, deleted ones leave, follows and
+    /// unfollows add and remove sources.
     pub fn new(api: Api, store: Store, session: Session) -> Self {
-        Home {
+        let timeline = HomeTimeline {
             state: ArcRwSignal::new(HomeState::default()),
             queue: Arc::default(),
             generation: Arc::default(),
             api,
-            store,
+            store: store.clone(),
             session,
-        }
+        };
+        let listener = timeline.clone();
+        store.on_change(move |change| match change {
+            Change::Sent(post) => listener.posted(post),
+            Change::Deleted(uuid) => listener.deleted(uuid),
+            Change::Followed { uuid, following } => listener.follow_changed(uuid, *following),
+        });
+        timeline
     }
 
     fn generation(&self) -> u64 {
@@ -266,37 +182,34 @@ impl Home {
         self.state.set(HomeState {
             owner: me.clone(),
             phase: Phase::Following,
-            restore: saved_reading(&me),
-            limit: STEP,
+            window: Window::new(reading::saved(&me)),
             last_check: js_sys::Date::now(),
             ..HomeState::default()
         });
         let this = self.clone();
         spawn_local(async move {
-            let result = this.api.following(&me).await;
+            let result = load_following(&this.api, &this.store, &me).await;
             if this.generation() != generation {
                 return;
             }
             match result {
-                Ok(list) => {
-                    let followed = this.store.put_user_refs(list.following);
-                    this.remember_following(&me, &followed);
-                    let timeline = Timeline::new(std::iter::once(me.clone()).chain(followed), PAGE_SIZE);
-                    let jobs = timeline.wanted();
+                Ok(followed) => {
+                    let merge = Merge::new(std::iter::once(me.clone()).chain(followed), PAGE_SIZE);
+                    let wanted = merge.wanted();
                     this.state.update(|s| {
-                        s.timeline = Some(timeline);
+                        s.merge = Some(merge);
                         s.phase = Phase::Sources;
                     });
-                    this.enqueue(jobs.into_iter().map(|(source, page)| Job::Page(source, page)));
+                    this.enqueue_pages(wanted);
                     // The first screen does not wait for ever for a slow source.
                     let this = this.clone();
                     set_timeout(
                         move || {
                             if this.generation() == generation {
                                 this.state.update(|s| {
-                                    if let Some(t) = s.timeline.as_mut().filter(|t| !t.started()) {
-                                        for source in t.waiting_for() {
-                                            t.set_aside(&source);
+                                    if let Some(m) = s.merge.as_mut().filter(|m| !m.started()) {
+                                        for source in m.waiting_for() {
+                                            m.set_aside(&source);
                                         }
                                     }
                                 });
@@ -311,16 +224,8 @@ impl Home {
         });
     }
 
-    /// Keeps the owner's following list in the store, where Follow buttons
-    /// read their first state, so it is not fetched twice.
-    fn remember_following(&self, me: &str, followed: &[String]) {
-        self.store.list(&format!("following:{me}")).update(|l| {
-            l.items = followed.to_vec();
-            l.pages_loaded = 1;
-            l.done = true;
-            l.loading = false;
-            l.error = None;
-        });
+    fn enqueue_pages(&self, wanted: Wanted) {
+        self.enqueue(wanted.into_iter().map(|(source, page)| Job::Page(source, page)));
     }
 
     fn enqueue(&self, jobs: impl IntoIterator<Item = Job>) {
@@ -404,16 +309,14 @@ impl Home {
                             self.store.put_post(post);
                         }
                         self.state.update(|s| {
-                            s.errors.remove(source);
-                            if let Some(t) = s.timeline.as_mut() {
-                                t.page_arrived(source, *page, items);
+                            if let Some(m) = s.merge.as_mut() {
+                                m.page_arrived(source, *page, items);
                             }
                         });
                     }
                     Err(e) => self.state.update(|s| {
-                        s.errors.insert(source.clone(), e);
-                        if let Some(t) = s.timeline.as_mut() {
-                            t.failed(source);
+                        if let Some(m) = s.merge.as_mut() {
+                            m.failed(source, e.explain());
                         }
                     }),
                 }
@@ -422,9 +325,9 @@ impl Home {
                 let pages = self.fresh_pages(generation, source).await;
                 self.release_slot();
                 self.state.update(|s| {
-                    if let Some(t) = s.timeline.as_mut() {
+                    if let Some(m) = s.merge.as_mut() {
                         for (page, items) in pages {
-                            t.page_arrived(source, page, items);
+                            m.page_arrived(source, page, items);
                         }
                     }
                 });
@@ -442,7 +345,7 @@ impl Home {
             }
             let items: Vec<Item> = answer.posts.iter().map(item_of).collect();
             let meets = self.state.with_untracked(|s| {
-                s.timeline.as_ref().is_none_or(|t| !t.has_source(source) || t.overlaps(source, &items))
+                s.merge.as_ref().is_none_or(|m| !m.has_source(source) || m.overlaps(source, &items))
             });
             for post in answer.posts {
                 self.store.put_post(post);
@@ -458,87 +361,35 @@ impl Home {
     /// After any answer: the first screen, sources catching up, and Load
     /// more or a restore that has not reached its goal yet.
     fn after_arrival(&self) {
-        let mut jobs = Vec::new();
-        self.state.update(|s| {
-            let Some(t) = s.timeline.as_ref() else { return };
-            if !t.started() {
-                return;
-            }
-            jobs.extend(t.catching_up());
-            if !s.settled {
-                s.settled = true;
-                // The first screen: after a reload, the newest post seen
-                // before; what came since waits behind "N new posts".
-                let newest = t.visible().into_iter().next();
-                s.anchor = match (s.restore.as_ref().and_then(|r| r.newest.as_ref()), newest) {
-                    (Some(saved), Some(newest)) if newest.order(&saved.item()) == std::cmp::Ordering::Less => {
-                        Some(saved.item())
-                    }
-                    (_, newest) => newest,
-                };
-                if let Some(at) = s.restore.as_ref().and_then(|r| r.at.as_ref()) {
-                    s.goal = Some(Goal::Reach(at.item(), RESTORE_ROUNDS));
-                }
-            }
-            let reached = match &s.goal {
-                None => true,
-                Some(_) if t.done() => true,
-                Some(Goal::Fill(n)) => s.known().len() >= *n,
-                Some(Goal::Reach(item, rounds)) => {
-                    *rounds == 0 || t.visible().last().is_some_and(|last| last.order(item) != std::cmp::Ordering::Less)
-                }
-            };
-            if reached {
-                if let Some(Goal::Reach(item, _)) = &s.goal {
-                    // Put the post read last on screen, with a step below it.
-                    let above = s.known().iter().take_while(|i| i.order(item) == std::cmp::Ordering::Less).count();
-                    s.limit = s.limit.max(above + STEP);
-                }
-                s.goal = None;
-            } else if s.loading == 0 {
-                if let Some(Goal::Reach(_, rounds)) = &mut s.goal {
-                    *rounds -= 1;
-                }
-                jobs.extend(t.wanted());
-            }
-        });
-        if !jobs.is_empty() {
-            self.enqueue(jobs.into_iter().map(|(source, page)| Job::Page(source, page)));
-        }
+        self.ask_window(Window::arrived);
     }
 
     /// Load more: puts the next posts already known on screen, and loads
     /// the next pages of the sources whose posts are used up so that the
     /// step after is known too.
     pub fn load_more(&self) {
-        let jobs = self.state.try_update(|s| {
-            let t = s.timeline.as_ref()?;
-            if !t.started() || matches!(s.goal, Some(Goal::Reach(..))) {
-                return None;
-            }
-            // The next step goes on screen now if known, else as it arrives;
-            // pressing again while it loads asks for nothing more.
-            let known = s.known().len();
-            s.limit = known.min(s.limit) + STEP;
-            if t.done() || known >= s.limit + STEP {
-                return None;
-            }
-            s.goal = Some(Goal::Fill(s.limit + STEP));
-            (s.loading == 0).then(|| t.wanted())
-        });
-        if let Some(Some(jobs)) = jobs {
-            self.enqueue(jobs.into_iter().map(|(source, page)| Job::Page(source, page)));
+        self.ask_window(Window::load_more);
+    }
+
+    /// Lets the window decide on the merge, and asks for the pages it wants.
+    fn ask_window(&self, decide: impl FnOnce(&mut Window, &Merge, usize) -> Wanted) {
+        let wanted = self
+            .state
+            .try_update(|s| match s.merge.as_ref() {
+                Some(m) => decide(&mut s.window, m, s.loading),
+                None => Vec::new(),
+            })
+            .unwrap_or_default();
+        if !wanted.is_empty() {
+            self.enqueue_pages(wanted);
         }
     }
 
     /// Asks a failed source again.
     pub fn retry(&self, source: &str) {
-        let job = self.state.try_update(|s| {
-            s.errors.remove(source);
-            s.timeline.as_mut().and_then(|t| t.retry(source))
-        });
-        if let Some(Some((source, page))) = job {
-            self.enqueue([Job::Page(source, page)]);
+        let job = self.state.try_update(|s| s.merge.as_mut().and_then(|m| m.retry(source))).flatten();
+        if let Some(page) = job {
+            self.enqueue_pages(vec![page]);
         }
     }
 
@@ -558,17 +409,12 @@ impl Home {
         let generation = self.generation();
         let this = self.clone();
         spawn_local(async move {
-            if let Ok(list) = this.api.following(&me).await {
+            if let Ok(now) = load_following(&this.api, &this.store, &me).await {
                 if this.generation() != generation {
                     return;
                 }
-                let now: Vec<String> = this.store.put_user_refs(list.following);
-                this.remember_following(&me, &now);
                 let before: Vec<String> = this.state.with_untracked(|s| {
-                    s.timeline
-                        .as_ref()
-                        .map(|t| t.sources().filter(|u| **u != me).cloned().collect())
-                        .unwrap_or_default()
+                    s.merge.as_ref().map(|m| m.sources().filter(|u| **u != me).cloned().collect()).unwrap_or_default()
                 });
                 for gone in before.iter().filter(|u| !now.contains(u)) {
                     this.follow_changed(gone, false);
@@ -579,79 +425,93 @@ impl Home {
             }
             let sources: Vec<String> = this
                 .state
-                .with_untracked(|s| s.timeline.as_ref().map(|t| t.sources().cloned().collect()).unwrap_or_default());
+                .with_untracked(|s| s.merge.as_ref().map(|m| m.sources().cloned().collect()).unwrap_or_default());
             this.enqueue(sources.into_iter().map(Job::Fresh));
         });
+    }
+
+    /// Checks for new posts every minute while the calling page is shown
+    /// and the tab visible, and at once when the tab comes back after a
+    /// minute away. Stops when the page goes.
+    pub fn keep_fresh_while_shown(&self) {
+        let overdue = {
+            let this = self.clone();
+            move || {
+                let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
+                let last = this.state.with_untracked(|s| s.last_check);
+                if visible && js_sys::Date::now() - last >= CHECK_EVERY.as_millis() as f64 - 500.0 {
+                    this.check_new();
+                }
+            }
+        };
+        overdue();
+        if let Ok(interval) = set_interval_with_handle(overdue.clone(), CHECK_EVERY) {
+            on_cleanup(move || interval.clear());
+        }
+        let listener = window_event_listener_untyped("visibilitychange", move |_| overdue());
+        on_cleanup(move || listener.remove());
     }
 
     /// Shows the new posts (the person asked to).
     pub fn show_new(&self) {
         self.state.update(|s| {
-            s.limit += s.new_count();
-            s.anchor = s.timeline.as_ref().and_then(|t| t.visible().into_iter().next());
+            if let Some(m) = s.merge.as_ref() {
+                s.window.show_new(m);
+            }
         });
     }
 
     /// The owner followed (`true`) or unfollowed someone.
-    pub fn follow_changed(&self, uuid: &str, following: bool) {
-        let job = self.state.try_update(|s| {
-            let t = s.timeline.as_mut()?;
-            if following {
-                t.add_source(uuid)
-            } else {
-                t.remove_source(uuid);
-                s.errors.remove(uuid);
-                None
-            }
-        });
-        if let Some(Some((source, page))) = job {
-            self.enqueue([Job::Page(source, page)]);
+    fn follow_changed(&self, uuid: &str, following: bool) {
+        let job = self
+            .state
+            .try_update(|s| {
+                let m = s.merge.as_mut()?;
+                if following {
+                    m.add_source(uuid)
+                } else {
+                    m.remove_source(uuid);
+                    None
+                }
+            })
+            .flatten();
+        if let Some(page) = job {
+            self.enqueue_pages(vec![page]);
         }
     }
 
     /// The owner posted (or replied): it goes to the top, in view.
-    pub fn posted(&self, post: &Post) {
+    fn posted(&self, post: &Post) {
         let item = item_of(post);
         self.state.update(|s| {
             let owner = s.owner.clone();
-            if let Some(t) = s.timeline.as_mut() {
-                t.posted(&owner, item);
+            if let Some(m) = s.merge.as_mut() {
+                m.posted(&owner, item);
+                s.window.show_new(m);
             }
-            s.limit += s.new_count();
-            s.anchor = s.timeline.as_ref().and_then(|t| t.visible().into_iter().next());
         });
     }
 
     /// A post was deleted.
-    pub fn deleted(&self, uuid: &str) {
+    fn deleted(&self, uuid: &str) {
         self.state.update(|s| {
-            if let Some(t) = s.timeline.as_mut() {
-                t.forget(uuid);
+            if let Some(m) = s.merge.as_mut() {
+                m.forget(uuid);
             }
         });
     }
 
     /// The reading position was restored (or given up on).
     pub fn restored(&self) {
-        self.state.update(|s| s.restore = None);
-    }
-
-    /// Whether a restore is still loading its way down to the post.
-    pub fn restoring(&self) -> bool {
-        self.state.with(|s| matches!(s.goal, Some(Goal::Reach(..))))
+        self.state.update(|s| s.window.restored());
     }
 
     pub fn newest_shown(&self) -> Option<Mark> {
-        self.state.with_untracked(|s| s.shown_items().into_iter().next().map(|i| Mark { uuid: i.uuid, at: i.at.0 }))
+        self.state.with_untracked(|s| s.merge.as_ref().and_then(|m| s.window.newest_shown(m)))
     }
 
     /// The time of a shown post, for the reading position.
     pub fn mark_of(&self, uuid: &str) -> Option<Mark> {
         self.store.post_untracked(uuid).map(|p| Mark { uuid: p.uuid, at: p.created_at.unwrap_or(Timestamp(0)).0 })
     }
-}
-
-/// The home timeline from context, when one is provided.
-pub fn use_home() -> Option<Home> {
-    use_context::<Home>()
 }

@@ -1,6 +1,7 @@
 //! The home timeline's merge, composed in the browser from many paged
 //! sources (the owner's posts and each followed user's), newest first.
-//! Plain Rust, no browser: `home.rs` drives it with requests.
+//! Plain Rust, no browser: `loader.rs` drives it with requests. It is also
+//! the one record of which sources failed, and why.
 //!
 //! What may be shown is what can be known correct: every source that is not
 //! exhausted may still hold posts older than the oldest it has given so far,
@@ -46,8 +47,8 @@ struct Source {
     reached: Option<Item>,
     pages: u32,
     exhausted: bool,
-    /// The last request for this source failed.
-    failed: bool,
+    /// Why the last request for this source failed, as a person reads it.
+    failure: Option<String>,
     /// Part of the merge. Sources added after the first render join once
     /// they have caught up with the horizon.
     joined: bool,
@@ -70,19 +71,19 @@ impl Source {
 }
 
 #[derive(Clone, Debug)]
-pub struct Timeline {
+pub struct Merge {
     sources: BTreeMap<String, Source>,
     page_size: usize,
     /// Something was shown (every first source answered or was set aside).
     started: bool,
 }
 
-impl Timeline {
+impl Merge {
     /// A timeline over these sources (user uuids), with the server's page size.
     pub fn new(sources: impl IntoIterator<Item = String>, page_size: usize) -> Self {
         let sources =
             sources.into_iter().map(|s| (s, Source { joined: true, ..Source::default() })).collect::<BTreeMap<_, _>>();
-        let mut timeline = Timeline { sources, page_size: page_size.max(1), started: false };
+        let mut timeline = Merge { sources, page_size: page_size.max(1), started: false };
         timeline.settle();
         timeline
     }
@@ -102,7 +103,7 @@ impl Timeline {
     pub fn page_arrived(&mut self, source: &str, page: u32, items: Vec<Item>) {
         let page_size = self.page_size;
         let Some(s) = self.sources.get_mut(source) else { return };
-        s.failed = false;
+        s.failure = None;
         let next = s.next_page(page_size);
         if s.removed > 0 {
             if page > next {
@@ -145,9 +146,9 @@ impl Timeline {
     /// The request for `source` failed. A source with nothing loaded is left
     /// out (and named) and catches up when it answers; one with posts shown
     /// keeps them and holds the cut.
-    pub fn failed(&mut self, source: &str) {
+    pub fn failed(&mut self, source: &str, reason: String) {
         if let Some(s) = self.sources.get_mut(source) {
-            s.failed = true;
+            s.failure = Some(reason);
             if s.pages == 0 {
                 s.joined = false;
             }
@@ -157,7 +158,12 @@ impl Timeline {
 
     /// The sources whose last request failed, to name them with a Retry.
     pub fn failed_sources(&self) -> Vec<String> {
-        self.sources.iter().filter(|(_, s)| s.failed).map(|(k, _)| k.clone()).collect()
+        self.failures().into_iter().map(|(source, _)| source).collect()
+    }
+
+    /// Each failed source with the reason, in the sources' order.
+    pub fn failures(&self) -> Vec<(String, String)> {
+        self.sources.iter().filter_map(|(k, s)| Some((k.clone(), s.failure.clone()?))).collect()
     }
 
     /// Asks a failed source again: the request to make. After the first
@@ -165,10 +171,7 @@ impl Timeline {
     pub fn retry(&mut self, source: &str) -> Option<(String, u32)> {
         let page_size = self.page_size;
         let s = self.sources.get_mut(source)?;
-        if !s.failed {
-            return None;
-        }
-        s.failed = false;
+        s.failure.take()?;
         Some((source.to_owned(), s.next_page(page_size)))
     }
 
@@ -191,7 +194,7 @@ impl Timeline {
 
     /// Sources that are loading but not shown yet (slow, retried or new).
     pub fn joining_sources(&self) -> Vec<String> {
-        self.sources.iter().filter(|(_, s)| !s.joined && !s.failed).map(|(k, _)| k.clone()).collect()
+        self.sources.iter().filter(|(_, s)| !s.joined && s.failure.is_none()).map(|(k, _)| k.clone()).collect()
     }
 
     /// A new source (someone followed): the first request to make. Before
@@ -255,7 +258,7 @@ impl Timeline {
     /// Lets caught-up sources join, and notes the first render.
     fn settle(&mut self) {
         let horizon = self.horizon().cloned();
-        for s in self.sources.values_mut().filter(|s| !s.joined && !s.failed && s.pages > 0) {
+        for s in self.sources.values_mut().filter(|s| !s.joined && s.failure.is_none() && s.pages > 0) {
             let caught_up =
                 s.exhausted || matches!((&s.reached, &horizon), (Some(r), Some(h)) if r.order(h) != Ordering::Less);
             if caught_up {
@@ -308,7 +311,7 @@ impl Timeline {
     pub fn catching_up(&self) -> Vec<(String, u32)> {
         self.sources
             .iter()
-            .filter(|(_, s)| !s.joined && !s.failed && !s.exhausted)
+            .filter(|(_, s)| !s.joined && s.failure.is_none() && !s.exhausted)
             .map(|(k, s)| (k.clone(), s.next_page(self.page_size)))
             .collect()
     }
@@ -333,8 +336,8 @@ mod tests {
         items.into_iter().map(|i| i.uuid).collect()
     }
 
-    fn two(page_size: usize) -> Timeline {
-        Timeline::new(["a".to_string(), "b".to_string()], page_size)
+    fn two(page_size: usize) -> Merge {
+        Merge::new(["a".to_string(), "b".to_string()], page_size)
     }
 
     #[test]
@@ -369,10 +372,11 @@ mod tests {
     fn a_failed_source_is_left_out_and_named_then_retried_without_moving_the_cut() {
         let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
-        t.failed("b");
+        t.failed("b", "offline".into());
         assert_eq!(uuids(t.visible()), ["a9", "a5"]);
-        assert_eq!(t.failed_sources(), ["b"]);
+        assert_eq!(t.failures(), [("b".to_string(), "offline".to_string())], "recorded once, with its reason");
         assert_eq!(t.retry("b"), Some(("b".to_string(), 1)));
+        assert!(t.failures().is_empty(), "a retried source is no longer failed");
         // b's first page ends above the cut: it catches up before joining.
         t.page_arrived("b", 1, vec![item("b8", 8), item("b7", 7)]);
         assert_eq!(uuids(t.visible()), ["a9", "a5"], "what was shown stays shown");
@@ -387,7 +391,7 @@ mod tests {
         let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
         t.page_arrived("b", 1, vec![item("b4", 4)]);
-        t.failed("a");
+        t.failed("a", "offline".into());
         assert_eq!(uuids(t.visible()), ["a9", "a5"]);
         assert_eq!(t.wanted(), [("a".to_string(), 2)], "Load more asks again");
         assert_eq!(t.retry("a"), Some(("a".to_string(), 2)));
@@ -425,7 +429,7 @@ mod tests {
 
     #[test]
     fn fresh_posts_come_in_on_page_one_without_duplicates() {
-        let mut t = Timeline::new(["a".to_string()], 2);
+        let mut t = Merge::new(["a".to_string()], 2);
         t.page_arrived("a", 1, vec![item("a5", 5), item("a4", 4)]);
         // Two new posts: page 1 is now [a7, a6], page 2 [a5, a4], page 3 [a3...]
         let fresh = vec![item("a7", 7), item("a6", 6)];
@@ -483,7 +487,7 @@ mod tests {
 
     /// A check for new posts in `source`: page 1 and on until it meets what
     /// is known, applied together (as `home.rs` does).
-    fn refresh(t: &mut Timeline, server: &Server, source: &str) {
+    fn refresh(t: &mut Merge, server: &Server, source: &str) {
         let mut pages = Vec::new();
         for page in 1.. {
             let items = server.page(source, page);
@@ -522,7 +526,7 @@ mod tests {
             let late = (n_sources > 1 && rng.below(2) == 0).then(|| format!("s{}", n_sources - 1));
             let mut followed: BTreeSet<String> =
                 server.posts.keys().filter(|s| Some(*s) != late.as_ref()).cloned().collect();
-            let mut t = Timeline::new(followed.iter().cloned(), page_size);
+            let mut t = Merge::new(followed.iter().cloned(), page_size);
             let mut pending: Vec<(String, u32)> = t.wanted();
             let mut shown: Vec<String> = Vec::new();
             let mut gone: BTreeSet<String> = BTreeSet::new();
@@ -581,7 +585,7 @@ mod tests {
                             continue;
                         }
                         if rng.below(8) == 0 {
-                            t.failed(&source);
+                            t.failed(&source, "offline".into());
                         } else {
                             t.page_arrived(&source, page, server.page(&source, page));
                         }

@@ -1,0 +1,28 @@
+//! The home timeline: the owner's posts and those of everyone they follow,
+//! composed in the browser, newest first. One module, four parts:
+//!
+//! - `merge.rs`: the merge of many paged sources and its cut (pure);
+//! - `window.rs`: which merged posts are on screen, new posts, Load more
+//!   and the way back after a reload (pure);
+//! - `loader.rs`: [`HomeTimeline`], the requests and their scheduler, the
+//!   checks for new posts, and the store's changes it follows;
+//! - `reading.rs`: the reading position, saved and restored.
+//!
+//! The page, `routes/home.rs`, only shows it: [`attach`] is all it calls
+//! besides reading the state and forwarding clicks.
+
+mod loader;
+pub mod merge;
+pub mod reading;
+pub mod window;
+
+pub use loader::{HomeState, HomeTimeline, Phase, CHECK_EVERY, IN_FLIGHT};
+
+/// Starts the timeline for the page that shows it, and while that page is
+/// shown: checks for new posts and keeps and restores the reading position.
+pub fn attach(timeline: &HomeTimeline) {
+    timeline.ensure_started();
+    timeline.keep_fresh_while_shown();
+    reading::keep_while_shown(timeline);
+    reading::restore_when_shown(timeline);
+}
