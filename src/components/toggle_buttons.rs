@@ -6,7 +6,7 @@
 
 use crate::session::use_session;
 use crate::store::toggle::{shown_count, Next, Toggle};
-use crate::store::{load_following, use_store};
+use crate::store::{learn_follow_from_owner_list, use_store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -122,14 +122,9 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
         return ().into_any();
     }
     let toggle = store.follow_toggle(&uuid);
-    if store.needs_owner_following(&uuid) {
-        // The first state comes from the owner's following list, loaded
-        // once for every button on the page.
-        let (api, store) = (api.clone(), store.clone());
-        spawn_local(async move {
-            let _ = load_following(&api, &store, &me).await;
-        });
-    }
+    // Without the server's `followed`, the first state comes from the
+    // owner's following list, loaded once for every button on the page.
+    learn_follow_from_owner_list(&api, &store, &uuid);
     let error = RwSignal::new(None::<String>);
     let refused = move || session.refusal(Operation::FollowUser, Subject::Post);
     let click = on_click(

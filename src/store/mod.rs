@@ -13,7 +13,7 @@
 mod relations;
 pub mod toggle;
 
-pub use relations::load_following;
+pub use relations::{learn_follow_from_owner_list, load_following};
 
 use crate::api::ApiError;
 use crate::lock;

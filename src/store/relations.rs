@@ -84,7 +84,7 @@ impl Store {
     /// Whether a follow state is known from anything but the following
     /// list, or that list is loaded or loading: otherwise a Follow button
     /// needs [`load_following`] of the owner.
-    pub fn needs_owner_following(&self, uuid: &str) -> bool {
+    fn needs_owner_following(&self, uuid: &str) -> bool {
         let Some(me) = self.owner() else { return false };
         let said = lock(&self.inner.users).get(uuid).and_then(|u| u.with_untracked(|u| u.followed));
         said.is_none()
@@ -154,6 +154,22 @@ impl Store {
             remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
         }
     }
+}
+
+/// For a Follow button whose state only the owner's following list can
+/// tell: loads that list, once for every button on the page. The list is
+/// marked loading before the request starts, so the next button created in
+/// the same render does not ask again.
+pub fn learn_follow_from_owner_list(api: &Api, store: &Store, uuid: &str) {
+    let Some(me) = store.owner() else { return };
+    if !store.needs_owner_following(uuid) {
+        return;
+    }
+    store.list(&ListKey::Following(me.clone())).update(|l| l.loading = true);
+    let (api, store) = (api.clone(), store.clone());
+    leptos::task::spawn_local(async move {
+        let _ = load_following(&api, &store, &me).await;
+    });
 }
 
 /// Reads whom `uuid` follows and keeps it in the store. The one way the
