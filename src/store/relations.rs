@@ -45,13 +45,23 @@ impl Store {
         self.session.signed_untracked().map(|s| s.user.uuid)
     }
 
+    /// The post's `liked`, when the server said it (read in place).
+    fn liked_said(&self, uuid: &str) -> Option<bool> {
+        lock(&self.inner.posts).get(uuid).and_then(|p| p.with_untracked(|p| p.liked))
+    }
+
+    /// The user's `followed`, when the server said it (read in place).
+    fn followed_said(&self, uuid: &str) -> Option<bool> {
+        lock(&self.inner.users).get(uuid).and_then(|u| u.with_untracked(|u| u.followed))
+    }
+
     fn toggle(&self, key: ToggleKey, first: impl FnOnce() -> bool) -> ArcRwSignal<Toggle> {
         lock(&self.inner.toggles).entry(key).or_insert_with(|| ArcRwSignal::new(Toggle::new(first()))).clone()
     }
 
     /// Whether the owner likes `uuid`, as the Like button shows it.
     pub fn like_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
-        let said = self.post_untracked(uuid).and_then(|p| p.liked);
+        let said = self.liked_said(uuid);
         let toggle = self.toggle(ToggleKey::Like(uuid.to_owned()), || {
             said.or_else(|| self.owner().and_then(|me| recall(&me).likes.get(uuid).copied())).unwrap_or(false)
         });
@@ -64,7 +74,7 @@ impl Store {
     /// Whether the owner follows `uuid`, as Follow buttons and follower
     /// counts show it.
     pub fn follow_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
-        let said = lock(&self.inner.users).get(uuid).and_then(|u| u.with_untracked(|u| u.followed));
+        let said = self.followed_said(uuid);
         let toggle = self.toggle(ToggleKey::Follow(uuid.to_owned()), || {
             said.or_else(|| {
                 let me = self.owner()?;
@@ -86,10 +96,10 @@ impl Store {
     /// needs [`load_following`] of the owner.
     fn needs_owner_following(&self, uuid: &str) -> bool {
         let Some(me) = self.owner() else { return false };
-        let said = lock(&self.inner.users).get(uuid).and_then(|u| u.with_untracked(|u| u.followed));
-        said.is_none()
+        // Cheapest first: once the list is loaded or loading, no button asks.
+        self.list(&ListKey::Following(me.clone())).with_untracked(|l| !l.loading && l.pages_loaded == 0)
+            && self.followed_said(uuid).is_none()
             && !recall(&me).follows.contains_key(uuid)
-            && self.list(&ListKey::Following(me)).with_untracked(|l| !l.loading && l.pages_loaded == 0)
     }
 
     /// The owner's following list arrived: every follow state learns from
@@ -102,6 +112,9 @@ impl Store {
                 ToggleKey::Like(_) => None,
             })
             .collect();
+        if toggles.is_empty() {
+            return;
+        }
         let mut learned = Vec::new();
         for (uuid, toggle) in toggles {
             let follows = followed.contains(&uuid);
