@@ -12,6 +12,7 @@ pub mod extractor;
 pub mod oauth;
 pub mod openapi;
 pub mod rate_limit;
+pub mod sign_in;
 pub mod static_app;
 pub mod tokens;
 
@@ -44,8 +45,14 @@ pub struct ServeOptions {
     pub public_urls: Vec<String>,
     /// Requests a minute one token may make.
     pub token_requests_per_minute: u32,
-    /// Failed sign-ins from one IP address in five minutes before 429.
+    /// Failed sign-ins for one username from one address in
+    /// `sign_in_window` before 429.
     pub sign_in_failures: u32,
+    pub sign_in_window: Duration,
+    /// Password checks that may run at once; more wait, then get 429.
+    pub sign_in_parallel: usize,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<sign_in::Cidr>,
 }
 
 impl Default for ServeOptions {
@@ -58,13 +65,17 @@ impl Default for ServeOptions {
             public_urls: Vec::new(),
             token_requests_per_minute: 1200,
             sign_in_failures: 10,
+            sign_in_window: Duration::from_secs(300),
+            sign_in_parallel: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8),
+            trusted_proxies: Vec::new(),
         }
     }
 }
 
 pub struct Limits {
     pub per_token: RateLimiter,
-    pub sign_in: RateLimiter,
+    pub sign_in: sign_in::SignInGuard,
+    pub trusted_proxies: Vec<sign_in::Cidr>,
 }
 
 /// What every handler can reach.
@@ -136,7 +147,12 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         db,
         limits: Arc::new(Limits {
             per_token: RateLimiter::new(options.token_requests_per_minute, Duration::from_secs(60)),
-            sign_in: RateLimiter::new(options.sign_in_failures, Duration::from_secs(300)),
+            sign_in: sign_in::SignInGuard::new(
+                options.sign_in_failures,
+                options.sign_in_window,
+                options.sign_in_parallel,
+            ),
+            trusted_proxies: options.trusted_proxies.clone(),
         }),
         write_lock: Arc::new(Mutex::new(())),
         web_app_id: web_app_id.into(),

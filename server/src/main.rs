@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use perch_model::Scope;
+use perch_server::sign_in::Cidr;
 use perch_server::{accounts, db, ServeOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -39,9 +40,14 @@ enum Command {
         /// Requests one token may make in a minute before 429.
         #[arg(long, default_value_t = ServeOptions::default().token_requests_per_minute)]
         token_requests_per_minute: u32,
-        /// Failed sign-ins one IP address may make in five minutes before 429.
+        /// Failed sign-ins for one username from one address in five minutes before 429.
         #[arg(long, default_value_t = ServeOptions::default().sign_in_failures)]
         sign_in_failures: u32,
+        /// A reverse proxy (address or block, e.g. 10.0.0.0/8) whose
+        /// X-Forwarded-For names the client; repeat for more. Without one,
+        /// the header is ignored.
+        #[arg(long = "trusted-proxy", env = "PERCH_TRUSTED_PROXIES", value_delimiter = ',')]
+        trusted_proxies: Vec<Cidr>,
     },
     /// Manage users.
     User {
@@ -104,6 +110,7 @@ async fn main() -> anyhow::Result<()> {
             public_urls,
             token_requests_per_minute,
             sign_in_failures,
+            trusted_proxies,
         } => {
             let options = ServeOptions {
                 db: cli.db,
@@ -113,6 +120,8 @@ async fn main() -> anyhow::Result<()> {
                 public_urls,
                 token_requests_per_minute,
                 sign_in_failures,
+                trusted_proxies,
+                ..ServeOptions::default()
             };
             // Listen for SIGINT/SIGTERM before anything can answer a request.
             let signals = perch_server::ShutdownSignals::listen()?;

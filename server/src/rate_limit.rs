@@ -1,5 +1,5 @@
 //! Fixed-window rate limits kept in memory: requests per token, and failed
-//! sign-in attempts per IP address.
+//! sign-in attempts per (address, username).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -35,15 +35,11 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// Whether `key` is over the limit now, without counting.
-    pub fn check(&self, key: &str) -> Result<(), u64> {
-        let now = Instant::now();
-        let windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
-        match windows.get(key) {
-            Some((start, count)) if now.duration_since(*start) < self.window && *count >= self.limit => {
-                Err(self.window.saturating_sub(now.duration_since(*start)).as_secs().max(1))
-            }
-            _ => Ok(()),
+    /// Takes back one hit on `key`: what was counted did not count after all.
+    pub fn refund(&self, key: &str) {
+        let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entry) = windows.get_mut(key) {
+            entry.1 = entry.1.saturating_sub(1);
         }
     }
 }
@@ -58,7 +54,9 @@ mod tests {
         assert_eq!(rl.hit("a"), Ok(()));
         assert_eq!(rl.hit("a"), Ok(()));
         assert!(matches!(rl.hit("a"), Err(s) if (1..=60).contains(&s)));
-        assert!(rl.check("a").is_err());
         assert_eq!(rl.hit("b"), Ok(()), "keys are separate");
+        rl.refund("a");
+        assert_eq!(rl.hit("a"), Ok(()), "a refunded hit frees its place");
+        assert!(rl.hit("a").is_err());
     }
 }

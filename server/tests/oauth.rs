@@ -54,12 +54,29 @@ impl Flow {
         ticked: &[&str],
         action: &str,
     ) -> (u16, String, String) {
+        self.submit_from(None, query, user, password, ticked, action).await
+    }
+
+    /// `submit` through a proxy that says the client is `forwarded_for`.
+    async fn submit_from(
+        &self,
+        forwarded_for: Option<&str>,
+        query: &[(&str, String)],
+        user: &str,
+        password: &str,
+        ticked: &[&str],
+        action: &str,
+    ) -> (u16, String, String) {
         let mut form: Vec<(String, String)> = query.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
         form.push(("username".into(), user.into()));
         form.push(("password".into(), password.into()));
         form.extend(ticked.iter().map(|s| ("scope".to_string(), s.to_string())));
         form.push(("action".into(), action.into()));
-        let res = self.http.post(format!("{}/oauth/authorise", self.base)).form(&form).send().await.unwrap();
+        let mut req = self.http.post(format!("{}/oauth/authorise", self.base)).form(&form);
+        if let Some(client) = forwarded_for {
+            req = req.header("x-forwarded-for", client);
+        }
+        let res = req.send().await.unwrap();
         let status = res.status().as_u16();
         let location = res.headers().get("location").map(|l| l.to_str().unwrap().to_owned()).unwrap_or_default();
         (status, location, res.text().await.unwrap())
@@ -216,6 +233,72 @@ async fn wrong_passwords_are_refused_then_rate_limited() {
     let (status, _, html) = flow.submit(&query, "ada", "pw-ada", &["user.get"], "allow").await;
     assert_eq!(status, 429, "even the right password waits: {html}");
     assert!(html.contains("Too many failed sign-ins"));
+}
+
+/// The process's peak resident memory, in MB (Linux).
+fn peak_rss_mb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_wrong_passwords_is_counted_before_hashing_and_bounded() {
+    let server = Server::start_with(|o| {
+        o.sign_in_window = std::time::Duration::from_secs(3);
+        o.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    server.user("ada").await;
+    let flow = std::sync::Arc::new(Flow::new(&server).await);
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    let burst = (0..200).map(|i| {
+        let (flow, query) = (flow.clone(), query.clone());
+        tokio::spawn(async move {
+            flow.submit_from(Some("203.0.113.5"), &query, "ada", &format!("wrong-{i}"), &["user.get"], "allow").await.0
+        })
+    });
+    let statuses: Vec<u16> = futures::future::join_all(burst).await.into_iter().map(|r| r.unwrap()).collect();
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    assert!(statuses.iter().all(|s| *s == 401 || *s == 429), "{statuses:?}");
+    assert!(checked <= 10, "{checked} of 200 parallel wrong passwords were checked; the limit is 10");
+    assert!(peak_rss_mb() < 300, "peak RSS {} MB", peak_rss_mb());
+
+    // Someone else, behind the same proxy, signs in to the same account at once.
+    let (status, location, _) =
+        flow.submit_from(Some("198.51.100.7"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 303, "another client is not locked out: {location}");
+    // The attacker's address waits for the window, then the right password works.
+    let (status, _, _) = flow.submit_from(Some("203.0.113.5"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 429);
+    tokio::time::sleep(std::time::Duration::from_millis(3100)).await;
+    let (status, _, _) = flow.submit_from(Some("203.0.113.5"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 303, "the window has passed");
+}
+
+#[tokio::test]
+async fn failures_are_kept_per_address_and_username() {
+    let server = Server::start_with(|o| o.sign_in_failures = 2).await;
+    server.user("ada").await;
+    server.user("bob").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    for _ in 0..2 {
+        assert_eq!(flow.submit(&query, "ada", "wrong", &["user.get"], "allow").await.0, 401);
+    }
+    assert_eq!(
+        flow.submit(&query, "ADA", "pw-ada", &["user.get"], "allow").await.0,
+        429,
+        "usernames match in any case"
+    );
+    assert_eq!(
+        flow.submit(&query, "bob", "pw-bob", &["user.get"], "allow").await.0,
+        303,
+        "one attacker cannot lock out every account"
+    );
+    // Without --trusted-proxy, X-Forwarded-For is the client's word and is ignored.
+    let (status, _, _) = flow.submit_from(Some("198.51.100.9"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 429, "a forged X-Forwarded-For does not escape the limit");
 }
 
 #[tokio::test]

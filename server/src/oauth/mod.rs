@@ -10,10 +10,11 @@ use crate::accounts::verify_password;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::extractor::JsonBody;
+use crate::sign_in::{client_address, Wait};
 use crate::tokens::{hash, issue_pair, new_secret, pkce_challenge};
 use crate::AppState;
 use axum::extract::{ConnectInfo, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
@@ -116,6 +117,7 @@ fn back_to(redirect_uri: &str, params: &[(&str, &str)]) -> String {
 async fn submit(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
@@ -145,15 +147,19 @@ async fn submit(
     let again =
         |status: StatusCode, error: &str| page::consent(status, &req, &checked, &username, &granted, Some(error));
 
-    let ip = peer.ip().to_string();
-    if let Err(retry_after) = state.limits.sign_in.check(&ip) {
-        let mut res = again(
-            StatusCode::TOO_MANY_REQUESTS,
-            &format!("Too many failed sign-ins. Try again in {retry_after} seconds."),
-        );
-        res.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
-        return res;
-    }
+    let client = client_address(peer.ip(), &headers, &state.limits.trusted_proxies);
+    let attempt = match state.limits.sign_in.begin(client, &username).await {
+        Ok(attempt) => attempt,
+        Err(wait) => {
+            let (retry_after, message) = match wait {
+                Wait::TooManyFailures(s) => (s, format!("Too many failed sign-ins. Try again in {s} seconds.")),
+                Wait::Busy(s) => (s, "The server is busy checking other sign-ins. Try again in a moment.".to_owned()),
+            };
+            let mut res = again(StatusCode::TOO_MANY_REQUESTS, &message);
+            res.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
+            return res;
+        }
+    };
     let account = sqlx::query("SELECT id, password_hash FROM users WHERE username = ?")
         .bind(&username)
         .fetch_optional(&state.db)
@@ -171,13 +177,14 @@ async fn submit(
         Ok(None) => None,
         Err(e) => {
             tracing::error!("sign-in lookup failed: {e}");
+            attempt.succeeded();
             return again(StatusCode::INTERNAL_SERVER_ERROR, "The server could not check the password. Try again.");
         }
     };
     let Some(user_id) = user_id else {
-        let _ = state.limits.sign_in.hit(&ip);
         return again(StatusCode::UNAUTHORIZED, "Wrong username or password.");
     };
+    attempt.succeeded();
     if granted.is_empty() {
         return again(StatusCode::BAD_REQUEST, "Allow at least one thing, or choose Deny.");
     }

@@ -1,0 +1,202 @@
+//! Who is signing in, and how hard they may try: the client's address (read
+//! from `X-Forwarded-For` only when the peer is a trusted proxy), failed
+//! attempts counted per (address, username) before any password is hashed,
+//! and a bound on how many password checks run at once, since each Argon2
+//! check holds about 19 MiB.
+
+use crate::rate_limit::RateLimiter;
+use axum::http::HeaderMap;
+use std::net::IpAddr;
+use std::str::FromStr;
+use std::time::Duration;
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+/// An address block such as `10.0.0.0/8`, `192.0.2.7` or `::1/128`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    net: IpAddr,
+    prefix: u8,
+}
+
+impl FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("{text:?} is not an address block such as 10.0.0.0/8 or ::1/128");
+        let (addr, prefix) = match text.trim().split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (text.trim(), None),
+        };
+        let net: IpAddr = addr.parse().map_err(|_| bad())?;
+        let max = if net.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(bad)?,
+            None => max,
+        };
+        Ok(Cidr { net, prefix })
+    }
+}
+
+impl Cidr {
+    pub fn contains(&self, addr: IpAddr) -> bool {
+        let addr = canonical(addr);
+        match (self.net, addr) {
+            (IpAddr::V4(net), IpAddr::V4(a)) => same_prefix(&net.octets(), &a.octets(), self.prefix),
+            (IpAddr::V6(net), IpAddr::V6(a)) => same_prefix(&net.octets(), &a.octets(), self.prefix),
+            _ => false,
+        }
+    }
+}
+
+/// IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) as the IPv4 address they are.
+fn canonical(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(addr),
+        v4 => v4,
+    }
+}
+
+fn same_prefix(a: &[u8], b: &[u8], prefix: u8) -> bool {
+    let (whole, rest) = ((prefix / 8) as usize, prefix % 8);
+    if a[..whole] != b[..whole] {
+        return false;
+    }
+    rest == 0 || {
+        let mask = 0xffu8 << (8 - rest);
+        a[whole] & mask == b[whole] & mask
+    }
+}
+
+/// The client's address: the peer's, unless the peer is a trusted proxy;
+/// then the nearest address in `X-Forwarded-For` that is not a trusted
+/// proxy itself. A header from anyone else is ignored, since a client can
+/// write anything there.
+pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> IpAddr {
+    let is_trusted = |a: IpAddr| trusted.iter().any(|c| c.contains(a));
+    let peer = canonical(peer);
+    if !is_trusted(peer) {
+        return peer;
+    }
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        match hop.parse::<IpAddr>() {
+            Ok(addr) => {
+                client = canonical(addr);
+                if !is_trusted(client) {
+                    break;
+                }
+            }
+            // Something this server's proxies did not write: stop trusting the rest.
+            Err(_) => break,
+        }
+    }
+    client
+}
+
+/// Why a sign-in attempt may not be checked now; the seconds to wait.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Wait {
+    TooManyFailures(u64),
+    Busy(u64),
+}
+
+pub struct SignInGuard {
+    failures: RateLimiter,
+    checks: Semaphore,
+    /// How long an attempt may wait for a free check before it is refused.
+    queue_wait: Duration,
+}
+
+/// An attempt being checked: counted as a failure until `succeeded`.
+pub struct Attempt<'a> {
+    guard: &'a SignInGuard,
+    key: String,
+    _permit: SemaphorePermit<'a>,
+}
+
+impl SignInGuard {
+    /// `failures` wrong passwords per (address, username) in `window`;
+    /// `parallel` password checks at once.
+    pub fn new(failures: u32, window: Duration, parallel: usize) -> Self {
+        SignInGuard {
+            failures: RateLimiter::new(failures, window),
+            checks: Semaphore::new(parallel.max(1)),
+            queue_wait: Duration::from_secs(5),
+        }
+    }
+
+    /// Counts an attempt for `username` from `client` before anything is
+    /// hashed, then waits for a free password check.
+    pub async fn begin(&self, client: IpAddr, username: &str) -> Result<Attempt<'_>, Wait> {
+        let key = format!("{client} {}", username.to_lowercase());
+        self.failures.hit(&key).map_err(Wait::TooManyFailures)?;
+        match tokio::time::timeout(self.queue_wait, self.checks.acquire()).await {
+            Ok(Ok(permit)) => Ok(Attempt { guard: self, key, _permit: permit }),
+            _ => {
+                self.failures.refund(&key);
+                Err(Wait::Busy(1))
+            }
+        }
+    }
+}
+
+impl Attempt<'_> {
+    /// The password was right: this attempt is not a failure.
+    pub fn succeeded(self) {
+        self.guard.failures.refund(&self.key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    fn forwarded(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert("x-forwarded-for", HeaderValue::from_str(value).unwrap());
+        h
+    }
+
+    #[test]
+    fn address_blocks_parse_and_match() {
+        let block: Cidr = "10.1.0.0/16".parse().unwrap();
+        assert!(block.contains(ip("10.1.200.3")));
+        assert!(!block.contains(ip("10.2.0.1")));
+        assert!(block.contains(ip("::ffff:10.1.0.9")), "IPv4-mapped addresses match their IPv4 block");
+        let one: Cidr = "::1".parse().unwrap();
+        assert!(one.contains(ip("::1")) && !one.contains(ip("::2")));
+        let odd: Cidr = "192.168.0.128/25".parse().unwrap();
+        assert!(odd.contains(ip("192.168.0.200")) && !odd.contains(ip("192.168.0.127")));
+        for bad in ["10.0.0.0/33", "example.org", "10.0.0.0/x", ""] {
+            assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn forwarded_for_is_read_only_from_trusted_proxies() {
+        let proxies = ["127.0.0.1/32".parse().unwrap(), "10.0.0.0/8".parse().unwrap()];
+        let header = forwarded("6.6.6.6, 203.0.113.9, 10.0.0.2");
+        assert_eq!(client_address(ip("127.0.0.1"), &header, &proxies), ip("203.0.113.9"), "the nearest untrusted hop");
+        assert_eq!(
+            client_address(ip("198.51.100.1"), &header, &proxies),
+            ip("198.51.100.1"),
+            "an untrusted peer's header is ignored"
+        );
+        assert_eq!(client_address(ip("127.0.0.1"), &HeaderMap::new(), &proxies), ip("127.0.0.1"));
+        assert_eq!(client_address(ip("127.0.0.1"), &forwarded("junk, 203.0.113.9"), &proxies), ip("203.0.113.9"));
+        assert_eq!(client_address(ip("127.0.0.1"), &forwarded("203.0.113.9, junk"), &proxies), ip("127.0.0.1"));
+        assert_eq!(client_address(ip("127.0.0.1"), &header, &[]), ip("127.0.0.1"), "no trusted proxies: the peer");
+    }
+}
