@@ -84,17 +84,11 @@ pub async fn add_user(db: &Db, new: NewUser) -> anyhow::Result<(i64, String)> {
     Ok((id, uuid))
 }
 
-/// Registers (or finds) an application by name, adding these redirect URIs.
-/// Returns its row id and uuid.
-pub async fn ensure_application(
-    db: &Db,
-    name: &str,
-    website: Option<&str>,
-    redirect_uris: &[String],
-) -> anyhow::Result<(i64, String)> {
+/// Registers (or finds) an application by name. Returns its row id and uuid.
+pub async fn ensure_application(db: &Db, name: &str, website: Option<&str>) -> anyhow::Result<(i64, String)> {
     let existing =
         sqlx::query("SELECT id, uuid FROM applications WHERE name = ?").bind(name).fetch_optional(db).await?;
-    let (id, uuid) = match existing {
+    Ok(match existing {
         Some(row) => (row.get("id"), row.get("uuid")),
         None => {
             let uuid = uuid::Uuid::new_v4().to_string();
@@ -107,15 +101,23 @@ pub async fn ensure_application(
                 .last_insert_rowid();
             (id, uuid)
         }
-    };
-    for uri in redirect_uris {
+    })
+}
+
+/// Makes `uris` exactly the application's redirect URIs: ones registered
+/// before and not named now stop working.
+pub async fn set_redirect_uris(db: &Db, application_id: i64, uris: &[String]) -> anyhow::Result<()> {
+    let mut tx = db.begin().await?;
+    sqlx::query("DELETE FROM redirect_uris WHERE application_id = ?").bind(application_id).execute(&mut *tx).await?;
+    for uri in uris {
         sqlx::query("INSERT OR IGNORE INTO redirect_uris (application_id, uri) VALUES (?, ?)")
-            .bind(id)
+            .bind(application_id)
             .bind(uri)
-            .execute(db)
+            .execute(&mut *tx)
             .await?;
     }
-    Ok((id, uuid))
+    tx.commit().await?;
+    Ok(())
 }
 
 /// A user's row id by username (case-insensitive).
@@ -130,6 +132,6 @@ pub async fn user_id(db: &Db, username: &str) -> anyhow::Result<i64> {
 /// A new access token for `username`, as `perch-server token` prints it.
 pub async fn cli_token(db: &Db, username: &str, scopes: &[Scope], ttl_ms: i64) -> anyhow::Result<String> {
     let user = user_id(db, username).await?;
-    let (app, _) = ensure_application(db, CLI_APP_NAME, None, &[]).await?;
+    let (app, _) = ensure_application(db, CLI_APP_NAME, None).await?;
     Ok(crate::tokens::store(db, "access", user, app, scopes, now_ms() + ttl_ms).await?)
 }

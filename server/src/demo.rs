@@ -115,7 +115,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     let now = now_ms();
     let day = 24 * 3600 * 1000;
     let start = now - 42 * day;
-    let (app_id, _) = ensure_application(db, WEB_APP_NAME, None, &[]).await?;
+    let (app_id, _) = ensure_application(db, WEB_APP_NAME, None).await?;
 
     let mut ids = Vec::new();
     for (i, (username, display, bio, badges)) in PEOPLE.iter().enumerate() {

@@ -120,10 +120,14 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// A page number from a path: a positive integer, else 400.
+/// The highest page number served: 15 million items deep, far past any
+/// list here, and small enough that no offset can overflow.
+pub const MAX_PAGE: i64 = 1_000_000;
+
+/// A page number from a path: a whole number from 1 to `MAX_PAGE`, else 400.
 pub fn page(text: &str) -> Result<i64> {
     match text.parse::<i64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(Error::BadRequest(format!("The page must be a positive whole number, not {text:?}."))),
+        Ok(n) if (1..=MAX_PAGE).contains(&n) => Ok(n),
+        _ => Err(Error::BadRequest(format!("The page must be a whole number from 1 to {MAX_PAGE}, not {text:?}."))),
     }
 }

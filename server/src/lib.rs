@@ -27,6 +27,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Mutex};
 use tokio::task::JoinHandle;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
 /// The name the served web app is registered under.
@@ -93,15 +94,24 @@ pub struct AppState {
 
 /// Builds the whole router for `state`.
 pub fn router(state: AppState, options: &ServeOptions) -> Router {
+    // Every answer of the API and of sign-in is about someone: never stored.
+    let personal = || SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     let mut app = Router::new()
-        .nest("/api/v1", api::router())
-        .merge(oauth::router())
+        .nest("/api/v1", api::router().layer(personal()))
+        .merge(oauth::router().layer(personal()))
         .route("/config.json", axum::routing::get(static_app::client_config));
     app = match &options.static_dir {
         Some(dir) => app.fallback_service(static_app::service(dir)),
         None => app.fallback(static_app::no_app),
     };
-    let mut app = app.with_state(state).layer(TraceLayer::new_for_http());
+    let mut app = app
+        .with_state(state)
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+        .layer(TraceLayer::new_for_http());
     if !options.allow_origins.is_empty() {
         let origins: Vec<HeaderValue> =
             options.allow_origins.iter().filter_map(|o| o.trim_end_matches('/').parse().ok()).collect();
@@ -139,7 +149,8 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
     let mut callbacks =
         vec![format!("http://{addr}/oauth/callback"), format!("http://localhost:{}/oauth/callback", addr.port())];
     callbacks.extend(options.public_urls.iter().map(|u| format!("{}/oauth/callback", u.trim_end_matches('/'))));
-    let (_, web_app_id) = accounts::ensure_application(&db, WEB_APP_NAME, None, &callbacks).await?;
+    let (app_row, web_app_id) = accounts::ensure_application(&db, WEB_APP_NAME, None).await?;
+    accounts::set_redirect_uris(&db, app_row, &callbacks).await?;
     if options.demo {
         demo::fill_if_empty(&db).await?;
     }

@@ -207,6 +207,40 @@ async fn a_foreign_redirect_uri_gets_an_error_page_and_no_redirect() {
 }
 
 #[tokio::test]
+async fn registered_redirect_uris_are_exactly_what_serve_was_told() {
+    let mut server =
+        Server::start_with(|o| o.public_urls = vec!["https://old.example".into(), "https://kept.example/".into()])
+            .await;
+    server.user("ada").await;
+    server.options.public_urls = vec!["https://kept.example".into()];
+    server.restart().await;
+    let flow = Flow::new(&server).await;
+    let (status, html) = flow.page(&flow.query("https://old.example/oauth/callback", "user.get")).await;
+    assert_eq!(status, 400, "a --public-url no longer given is no longer accepted: {html}");
+    assert_eq!(flow.page(&flow.query("https://kept.example/oauth/callback", "user.get")).await.0, 200);
+    assert_eq!(flow.page(&flow.query(&flow.redirect_uri, "user.get")).await.0, 200, "its own address");
+}
+
+#[tokio::test]
+async fn the_consent_form_may_post_and_redirect_only_to_its_checked_origin() {
+    let server = Server::start_with(|o| o.public_urls = vec!["https://app.example:8443".into()]).await;
+    let flow = Flow::new(&server).await;
+    let res = flow
+        .http
+        .get(format!("{}/oauth/authorise", server.base))
+        .query(&flow.query("https://app.example:8443/oauth/callback", "user.get"))
+        .send()
+        .await
+        .unwrap();
+    let csp = res.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    let form_action = csp.split(';').map(str::trim).find(|d| d.starts_with("form-action")).unwrap();
+    // Chromium applies form-action to the redirect after the form: the app's origin must be there.
+    assert_eq!(form_action, "form-action 'self' https://app.example:8443");
+    let (_, html) = flow.page(&flow.query("https://evil.example/oauth/callback", "user.get")).await;
+    assert!(!html.contains("<form"), "an unchecked address gets no form");
+}
+
+#[tokio::test]
 async fn deny_returns_access_denied_with_the_state() {
     let server = Server::start().await;
     server.user("ada").await;

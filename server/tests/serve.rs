@@ -148,3 +148,33 @@ async fn the_app_is_served_with_a_content_security_policy() {
     }
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn every_answer_says_nosniff_and_no_referrer_and_personal_ones_are_never_stored() {
+    let h = serve_app().await;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let personal = [
+        ("GET", "/api/v1/ping"),
+        ("GET", "/api/v1/user"),
+        ("GET", "/api/v1/no/such/path"),
+        ("GET", "/api/v1/openapi.json"),
+        ("POST", "/api/oauth/code"),
+        ("POST", "/api/oauth/refreshtoken"),
+        ("GET", "/oauth/authorise"),
+        ("POST", "/oauth/authorise"),
+    ];
+    let public = ["/config.json", "/", "/post/abc", "/perch-0123456789abcdef_bg.wasm"];
+    let all = personal.iter().copied().chain(public.iter().map(|p| ("GET", *p)));
+    for (method, path) in all {
+        let res = http.request(method.parse().unwrap(), format!("{}{path}", h.base)).send().await.unwrap();
+        let header = |name: &str| res.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
+        assert_eq!(header("x-content-type-options").as_deref(), Some("nosniff"), "{method} {path}");
+        assert_eq!(header("referrer-policy").as_deref(), Some("no-referrer"), "{method} {path}");
+        if personal.contains(&(method, path)) {
+            assert_eq!(header("cache-control").as_deref(), Some("no-store"), "{method} {path} ({})", res.status());
+        } else {
+            assert_ne!(header("cache-control").as_deref(), Some("no-store"), "{path} may be cached");
+        }
+    }
+    h.server.stop().await.unwrap();
+}

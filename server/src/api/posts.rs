@@ -62,7 +62,7 @@ pub async fn get(State(state): State<AppState>, caller: Caller, Path(uuid): Path
     path = "/api/v1/post/{uuid}/replies/{page}",
     tag = "posts",
     summary = "2. Get Post Replies",
-    params(("uuid" = String, Path, description = "The post's uuid"), ("page" = u32, Path, description = "1-based page of 15")),
+    params(("uuid" = String, Path, description = "The post's uuid"), ("page" = u32, Path, minimum = 1, maximum = 1000000, description = "1-based page of 15; past the end is an empty list")),
     responses((status = 200, description = "The post and a page of its replies, oldest first", body = RepliesPage), Malformed, Refused, NotFound),
     security(("bearer" = ["post.get", "reply.get"]))
 )]

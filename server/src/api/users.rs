@@ -79,7 +79,7 @@ pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json
     path = "/api/v1/user/{id}/posts/{page}",
     tag = "users",
     summary = "8. Get User Posts",
-    params(("id" = String, Path, description = "The user's uuid, or @username"), ("page" = u32, Path, description = "1-based page of 15")),
+    params(("id" = String, Path, description = "The user's uuid, or @username"), ("page" = u32, Path, minimum = 1, maximum = 1000000, description = "1-based page of 15; past the end is an empty list")),
     responses((status = 200, description = "A page of the user's posts and replies, newest first", body = UserPostsPage), Malformed, Refused, NotFound),
     security(("bearer" = ["user.get", "post.get"]))
 )]

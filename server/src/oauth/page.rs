@@ -18,7 +18,29 @@ pub(super) fn consent(
     granted: &[Scope],
     error: Option<&str>,
 ) -> Response {
-    page(status, "Sign in to Perch", &consent_form(req, checked, username, granted, error))
+    let mut res = page(status, "Sign in to Perch", &consent_form(req, checked, username, granted, error));
+    // Chromium applies form-action to the redirect that follows the form too,
+    // so the checked redirect URI's origin must be allowed beside 'self'.
+    if let Some(origin) = origin_of(&checked.redirect_uri) {
+        let policy = PAGE_POLICY.replace("form-action 'self'", &format!("form-action 'self' {origin}"));
+        if let Ok(value) = header::HeaderValue::from_str(&policy) {
+            res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, value);
+        }
+    }
+    res
+}
+
+/// `scheme://host[:port]` of an http(s) URI, only when it holds nothing
+/// a policy header could misread.
+fn origin_of(uri: &str) -> Option<String> {
+    let (scheme, rest) = uri.split_once("://")?;
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
+    (!authority.is_empty() && !authority.contains('@') && authority.chars().all(plain))
+        .then(|| format!("{scheme}://{}", authority.to_ascii_lowercase()))
 }
 
 /// A request that cannot be signed in to, and why.
@@ -54,14 +76,12 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
     );
     let mut res = (status, Html(html)).into_response();
     res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
-    res.headers_mut().insert(
-        header::CONTENT_SECURITY_POLICY,
-        header::HeaderValue::from_static(
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-        ),
-    );
+    res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, header::HeaderValue::from_static(PAGE_POLICY));
     res
 }
+
+/// The policy of a page whose form posts only to this server.
+const PAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
 const STYLE: &str = "*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fff;color:#14181c}\
 main{max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}\
