@@ -355,6 +355,15 @@ pub struct RefreshRequest {
     pub refresh_token: String,
 }
 
+/// Body of `POST /api/oauth/revoke` (beyond the seed, after RFC 7009): an
+/// access or a refresh token; its whole family stops working.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RevokeRequest {
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
+    pub token: String,
+}
+
 /// The answer of both OAuth token calls.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -29,6 +29,7 @@ use utoipa::{Modify, OpenApi};
         crate::oauth::show,
         crate::oauth::exchange_code,
         crate::oauth::refresh,
+        crate::oauth::revoke,
     ),
     modifiers(&BearerToken)
 )]

@@ -1,8 +1,10 @@
 //! Who is signing in, and how hard they may try: the client's address (read
 //! from `X-Forwarded-For` only when the peer is a trusted proxy), failed
 //! attempts counted per (address, username) before any password is hashed,
-//! and a bound on how many password checks run at once, since each Argon2
-//! check holds about 19 MiB.
+//! and the password checks themselves: each Argon2 check holds about 19 MiB,
+//! so they run on a few threads of their own. On the shared blocking pool,
+//! every thread that ever checked a password kept its 19 MiB in its malloc
+//! arena, and a burst grew the process by hundreds of megabytes.
 
 use crate::rate_limit::RateLimiter;
 use axum::http::HeaderMap;
@@ -109,9 +111,39 @@ pub enum Wait {
 
 pub struct SignInGuard {
     failures: RateLimiter,
+    /// One permit per checker thread: a permit held is a thread free.
     checks: Semaphore,
+    checkers: std::sync::mpsc::Sender<Check>,
     /// How long an attempt may wait for a free check before it is refused.
     queue_wait: Duration,
+}
+
+/// A password to check against a stored hash, and where to say the answer.
+struct Check {
+    hash: String,
+    password: String,
+    answer: tokio::sync::oneshot::Sender<bool>,
+}
+
+/// Starts `threads` threads that check passwords one at a time each.
+fn start_checkers(threads: usize) -> std::sync::mpsc::Sender<Check> {
+    let (send, receive) = std::sync::mpsc::channel::<Check>();
+    let receive = std::sync::Arc::new(std::sync::Mutex::new(receive));
+    for n in 0..threads {
+        let receive = receive.clone();
+        let spawned = std::thread::Builder::new().name(format!("password-check-{n}")).spawn(move || {
+            let mut checker = crate::accounts::PasswordChecker::default();
+            loop {
+                let next = receive.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok(check) = next else { return };
+                let _ = check.answer.send(checker.verify(&check.hash, &check.password));
+            }
+        });
+        if let Err(e) = spawned {
+            tracing::error!("could not start a password-check thread: {e}");
+        }
+    }
+    send
 }
 
 /// An attempt being checked: counted as a failure until `succeeded`.
@@ -128,6 +160,7 @@ impl SignInGuard {
         SignInGuard {
             failures: RateLimiter::new(failures, window),
             checks: Semaphore::new(parallel.max(1)),
+            checkers: start_checkers(parallel.max(1)),
             queue_wait: Duration::from_secs(5),
         }
     }
@@ -148,6 +181,12 @@ impl SignInGuard {
 }
 
 impl Attempt<'_> {
+    /// Whether `password` matches the stored `hash`, on a checker thread.
+    pub async fn verify(&self, hash: String, password: String) -> bool {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.guard.checkers.send(Check { hash, password, answer }).is_ok() && answered.await.unwrap_or(false)
+    }
+
     /// The password was right: this attempt is not a failure.
     pub fn succeeded(self) {
         self.guard.failures.refund(&self.key);

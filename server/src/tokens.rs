@@ -1,5 +1,6 @@
 //! Secrets handed to clients (access and refresh tokens, authorization codes):
-//! made from the OS's randomness, stored only as SHA-256 hashes.
+//! made from the OS's randomness, stored only as SHA-256 hashes. Tokens come
+//! in families (one sign-in and its refreshes), which are revoked whole.
 
 use crate::db::{now_ms, Db};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -29,10 +30,11 @@ pub fn pkce_challenge(verifier: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 
-/// Stores one token of `kind` and returns its secret.
+/// Stores one token of `kind` in `family` and returns its secret.
 pub async fn store(
     db: &Db,
     kind: &str,
+    family: &str,
     user_id: i64,
     application_id: i64,
     scopes: &[Scope],
@@ -40,10 +42,11 @@ pub async fn store(
 ) -> sqlx::Result<String> {
     let secret = new_secret();
     sqlx::query(
-        "INSERT INTO tokens (hash, kind, user_id, application_id, scopes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO tokens (hash, kind, family, user_id, application_id, scopes, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(hash(&secret))
     .bind(kind)
+    .bind(family)
     .bind(user_id)
     .bind(application_id)
     .bind(Scope::join(scopes))
@@ -53,11 +56,22 @@ pub async fn store(
     Ok(secret)
 }
 
-/// Issues an access and a refresh token.
-pub async fn issue_pair(db: &Db, user_id: i64, application_id: i64, scopes: &[Scope]) -> sqlx::Result<TokenSet> {
+/// A name for a new family of tokens.
+pub fn new_family() -> String {
+    new_secret()
+}
+
+/// Issues an access and a refresh token in `family`.
+pub async fn issue_pair(
+    db: &Db,
+    family: &str,
+    user_id: i64,
+    application_id: i64,
+    scopes: &[Scope],
+) -> sqlx::Result<TokenSet> {
     let now = now_ms();
-    let token = store(db, "access", user_id, application_id, scopes, now + ACCESS_TTL_MS).await?;
-    let refresh_token = store(db, "refresh", user_id, application_id, scopes, now + REFRESH_TTL_MS).await?;
+    let token = store(db, "access", family, user_id, application_id, scopes, now + ACCESS_TTL_MS).await?;
+    let refresh_token = store(db, "refresh", family, user_id, application_id, scopes, now + REFRESH_TTL_MS).await?;
     Ok(TokenSet {
         token,
         token_expires_at: Timestamp(now + ACCESS_TTL_MS),
@@ -65,6 +79,17 @@ pub async fn issue_pair(db: &Db, user_id: i64, application_id: i64, scopes: &[Sc
         refresh_token_expires_at: Timestamp(now + REFRESH_TTL_MS),
         scopes: scopes.to_vec(),
     })
+}
+
+/// Retires every token of `family`; returns the hashes of its access
+/// tokens, for the caller cache to forget.
+pub async fn revoke_family(db: &Db, family: &str) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar("UPDATE tokens SET retired = 1 WHERE family = ? RETURNING hash").bind(family).fetch_all(db).await
+}
+
+/// The family of a token given by its hash, of either kind, retired or not.
+pub async fn family_of(db: &Db, token_hash: &str) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("SELECT family FROM tokens WHERE hash = ?").bind(token_hash).fetch_optional(db).await
 }
 
 #[cfg(test)]

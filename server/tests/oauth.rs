@@ -2,125 +2,10 @@
 
 mod common;
 
+use common::flow::{param, Flow, VERIFIER};
 use common::{assert_error, Api, Server};
 use perch_model::{Scope, TokenSet};
-use perch_server::tokens::pkce_challenge;
 use serde_json::json;
-
-struct Flow {
-    http: reqwest::Client,
-    base: String,
-    app_id: String,
-    redirect_uri: String,
-}
-
-const VERIFIER: &str = "a-verifier-of-at-least-forty-three-characters-0123456789";
-
-impl Flow {
-    async fn new(server: &Server) -> Flow {
-        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        let config: serde_json::Value =
-            http.get(format!("{}/config.json", server.base)).send().await.unwrap().json().await.unwrap();
-        Flow {
-            http,
-            base: server.base.clone(),
-            app_id: config["application_id"].as_str().unwrap().to_owned(),
-            redirect_uri: format!("{}/oauth/callback", server.base),
-        }
-    }
-
-    fn query(&self, redirect_uri: &str, scopes: &str) -> Vec<(&'static str, String)> {
-        vec![
-            ("application_id", self.app_id.clone()),
-            ("redirect_uri", redirect_uri.to_owned()),
-            ("scopes", scopes.to_owned()),
-            ("state", "st4te".to_owned()),
-            ("code_challenge", pkce_challenge(VERIFIER)),
-            ("code_challenge_method", "S256".to_owned()),
-        ]
-    }
-
-    async fn page(&self, query: &[(&str, String)]) -> (u16, String) {
-        let res = self.http.get(format!("{}/oauth/authorise", self.base)).query(query).send().await.unwrap();
-        (res.status().as_u16(), res.text().await.unwrap())
-    }
-
-    /// Submits the consent form; returns the status and the Location header.
-    async fn submit(
-        &self,
-        query: &[(&str, String)],
-        user: &str,
-        password: &str,
-        ticked: &[&str],
-        action: &str,
-    ) -> (u16, String, String) {
-        self.submit_from(None, query, user, password, ticked, action).await
-    }
-
-    /// `submit` through a proxy that says the client is `forwarded_for`.
-    async fn submit_from(
-        &self,
-        forwarded_for: Option<&str>,
-        query: &[(&str, String)],
-        user: &str,
-        password: &str,
-        ticked: &[&str],
-        action: &str,
-    ) -> (u16, String, String) {
-        let mut form: Vec<(String, String)> = query.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
-        form.push(("username".into(), user.into()));
-        form.push(("password".into(), password.into()));
-        form.extend(ticked.iter().map(|s| ("scope".to_string(), s.to_string())));
-        form.push(("action".into(), action.into()));
-        let mut req = self.http.post(format!("{}/oauth/authorise", self.base)).form(&form);
-        if let Some(client) = forwarded_for {
-            req = req.header("x-forwarded-for", client);
-        }
-        let res = req.send().await.unwrap();
-        let status = res.status().as_u16();
-        let location = res.headers().get("location").map(|l| l.to_str().unwrap().to_owned()).unwrap_or_default();
-        (status, location, res.text().await.unwrap())
-    }
-
-    async fn exchange(&self, code: &str, verifier: &str) -> (u16, serde_json::Value) {
-        let res = self
-            .http
-            .post(format!("{}/api/oauth/code", self.base))
-            .json(&json!({"code": code, "code_verifier": verifier}))
-            .send()
-            .await
-            .unwrap();
-        (res.status().as_u16(), res.json().await.unwrap())
-    }
-
-    async fn refresh(&self, refresh_token: &str) -> (u16, serde_json::Value) {
-        let res = self
-            .http
-            .post(format!("{}/api/oauth/refreshtoken", self.base))
-            .json(&json!({"refreshToken": refresh_token}))
-            .send()
-            .await
-            .unwrap();
-        (res.status().as_u16(), res.json().await.unwrap())
-    }
-
-    /// Signs in as ada with these scopes ticked and returns the code.
-    async fn code(&self, requested: &str, ticked: &[&str]) -> String {
-        let (status, location, _) =
-            self.submit(&self.query(&self.redirect_uri, requested), "ada", "pw-ada", ticked, "allow").await;
-        assert_eq!(status, 303, "{location}");
-        param(&location, "code").expect("a code")
-    }
-}
-
-fn param(url: &str, name: &str) -> Option<String> {
-    let query = url.split_once('?')?.1;
-    serde_urlencoded::from_str::<Vec<(String, String)>>(query)
-        .ok()?
-        .into_iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v)
-}
 
 #[tokio::test]
 async fn the_whole_flow_through_the_consent_page_with_pkce() {
@@ -269,47 +154,6 @@ async fn wrong_passwords_are_refused_then_rate_limited() {
     assert!(html.contains("Too many failed sign-ins"));
 }
 
-/// The process's peak resident memory, in MB (Linux).
-fn peak_rss_mb() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_burst_of_wrong_passwords_is_counted_before_hashing_and_bounded() {
-    let server = Server::start_with(|o| {
-        o.sign_in_window = std::time::Duration::from_secs(3);
-        o.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
-    })
-    .await;
-    server.user("ada").await;
-    let flow = std::sync::Arc::new(Flow::new(&server).await);
-    let query = flow.query(&flow.redirect_uri, "user.get");
-    let burst = (0..200).map(|i| {
-        let (flow, query) = (flow.clone(), query.clone());
-        tokio::spawn(async move {
-            flow.submit_from(Some("203.0.113.5"), &query, "ada", &format!("wrong-{i}"), &["user.get"], "allow").await.0
-        })
-    });
-    let statuses: Vec<u16> = futures::future::join_all(burst).await.into_iter().map(|r| r.unwrap()).collect();
-    let checked = statuses.iter().filter(|s| **s == 401).count();
-    assert!(statuses.iter().all(|s| *s == 401 || *s == 429), "{statuses:?}");
-    assert!(checked <= 10, "{checked} of 200 parallel wrong passwords were checked; the limit is 10");
-    assert!(peak_rss_mb() < 300, "peak RSS {} MB", peak_rss_mb());
-
-    // Someone else, behind the same proxy, signs in to the same account at once.
-    let (status, location, _) =
-        flow.submit_from(Some("198.51.100.7"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
-    assert_eq!(status, 303, "another client is not locked out: {location}");
-    // The attacker's address waits for the window, then the right password works.
-    let (status, _, _) = flow.submit_from(Some("203.0.113.5"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
-    assert_eq!(status, 429);
-    tokio::time::sleep(std::time::Duration::from_millis(3100)).await;
-    let (status, _, _) = flow.submit_from(Some("203.0.113.5"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
-    assert_eq!(status, 303, "the window has passed");
-}
-
 #[tokio::test]
 async fn failures_are_kept_per_address_and_username() {
     let server = Server::start_with(|o| o.sign_in_failures = 2).await;
@@ -349,9 +193,72 @@ async fn refresh_rotates_and_retires_the_old_refresh_token() {
     assert_ne!(second.refresh_token, first.refresh_token);
     assert_eq!(second.scopes, first.scopes);
     assert_eq!(Api::new(&server.base, Some(second.token)).get("/user").await.0, 200);
-    assert_error(&flow.refresh(&first.refresh_token).await, 401);
     assert_error(&flow.refresh("made-up").await, 401);
     assert_eq!(flow.refresh(&second.refresh_token).await.0, 200);
+    assert_error(&flow.refresh(&first.refresh_token).await, 401);
+}
+
+#[tokio::test]
+async fn revoking_either_token_ends_the_whole_family_at_once() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let api = |t: &TokenSet| Api::new(&server.base, Some(t.token.clone()));
+    for revoke_access in [false, true] {
+        let first = flow.pair().await;
+        let second: TokenSet = serde_json::from_value(flow.refresh(&first.refresh_token).await.1).unwrap();
+        let other = flow.pair().await;
+        assert_eq!(api(&first).get("/user").await.0, 200, "checked and cached");
+        assert_eq!(api(&second).get("/user").await.0, 200, "checked and cached");
+        let token = if revoke_access { &second.token } else { &second.refresh_token };
+        assert_eq!(flow.revoke(json!({ "token": token })).await.0, 200);
+        assert_error(&api(&first).get("/user").await, 401);
+        assert_error(&api(&second).get("/user").await, 401);
+        assert_error(&flow.refresh(&second.refresh_token).await, 401);
+        assert_eq!(api(&other).get("/user").await.0, 200, "another sign-in is another family");
+        assert_eq!(flow.refresh(&other.refresh_token).await.0, 200);
+    }
+    // The same answer whatever the token, so it tells nothing; a body without one is 400.
+    assert_eq!(flow.revoke(json!({ "token": "made-up" })).await, (200, json!({})));
+    assert_error(&flow.revoke(json!({})).await, 400);
+    assert_error(&flow.revoke(json!({ "token": "" })).await, 400);
+    let cli = server.token("ada", &[Scope::UserGet]).await;
+    assert_eq!(flow.revoke(json!({ "token": cli })).await.0, 200);
+    assert_error(&Api::new(&server.base, Some(cli)).get("/user").await, 401);
+}
+
+#[tokio::test]
+async fn reusing_a_retired_refresh_token_revokes_its_family() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let first = flow.pair().await;
+    let second: TokenSet = serde_json::from_value(flow.refresh(&first.refresh_token).await.1).unwrap();
+    let api = Api::new(&server.base, Some(second.token.clone()));
+    assert_eq!(api.get("/user").await.0, 200);
+    assert_error(&flow.refresh(&first.refresh_token).await, 401);
+    assert_error(&api.get("/user").await, 401);
+    assert_error(&flow.refresh(&second.refresh_token).await, 401);
+}
+
+#[tokio::test]
+async fn a_token_revoked_through_another_server_stops_working_within_seconds() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let pair = flow.pair().await;
+    let other = Server::start_with(|o| o.db = server.options.db.clone()).await;
+    let api = Api::new(&server.base, Some(pair.token.clone()));
+    assert_eq!(api.get("/user").await.0, 200, "checked and cached here");
+    let res = reqwest::Client::new()
+        .post(format!("{}/api/oauth/revoke", other.base))
+        .json(&json!({ "token": pair.token }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    tokio::time::sleep(std::time::Duration::from_millis(5_200)).await;
+    assert_error(&api.get("/user").await, 401);
 }
 
 #[tokio::test]

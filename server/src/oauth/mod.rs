@@ -1,24 +1,23 @@
 //! The OAuth 2 authorization-code flow with `state` and PKCE (S256), the
 //! protocol half: checking a request at `/oauth/authorise`, the password and
 //! the consent, the code, and the token calls `POST /api/oauth/code` and
-//! `POST /api/oauth/refreshtoken`. What the person sees (HTML, CSS, the
+//! `POST /api/oauth/refreshtoken`, and `POST /api/oauth/revoke`. What the person sees (HTML, CSS, the
 //! page's own headers) is `page.rs`.
 
 mod page;
 
-use crate::accounts::verify_password;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::extractor::JsonBody;
 use crate::sign_in::{client_address, Wait};
-use crate::tokens::{hash, issue_pair, new_secret, pkce_challenge};
+use crate::tokens::{family_of, hash, issue_pair, new_family, new_secret, pkce_challenge, revoke_family};
 use crate::AppState;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
-use perch_model::{CodeExchange, RefreshRequest, Scope, TokenSet};
+use perch_model::{CodeExchange, RefreshRequest, RevokeRequest, Scope, TokenSet};
 use sqlx::Row;
 use std::net::SocketAddr;
 
@@ -30,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/oauth/authorise", get(show).post(submit))
         .route("/api/oauth/code", post(exchange_code))
         .route("/api/oauth/refreshtoken", post(refresh))
+        .route("/api/oauth/revoke", post(revoke))
 }
 
 /// The query of `/oauth/authorise`, also carried through the form.
@@ -169,7 +169,7 @@ async fn submit(
             let hash: Option<String> = row.get("password_hash");
             let password = field("password").unwrap_or_default();
             let ok = match hash {
-                Some(h) => tokio::task::spawn_blocking(move || verify_password(&h, &password)).await.unwrap_or(false),
+                Some(h) => attempt.verify(h, password).await,
                 None => false,
             };
             ok.then(|| row.get::<i64, _>("id"))
@@ -241,7 +241,8 @@ pub async fn exchange_code(
         return Err(Error::BadRequest("The code has already been used.".into()));
     }
     let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
-    Ok(Json(issue_pair(&state.db, row.get("user_id"), row.get("application_id"), &scopes).await?))
+    let family = new_family();
+    Ok(Json(issue_pair(&state.db, &family, row.get("user_id"), row.get("application_id"), &scopes).await?))
 }
 
 /// POST /api/oauth/refreshtoken: a refresh token for a new pair; the old one is retired.
@@ -256,13 +257,48 @@ pub async fn refresh(
     let _write = state.write_lock.lock().await;
     let row = sqlx::query(
         "UPDATE tokens SET retired = 1 WHERE hash = ? AND kind = 'refresh' AND retired = 0 AND expires_ms > ? \
-         RETURNING user_id, application_id, scopes",
+         RETURNING user_id, application_id, scopes, family",
     )
     .bind(&token_hash)
     .bind(now_ms())
     .fetch_optional(&state.db)
-    .await?
-    .ok_or_else(|| Error::Unauthorized("The refresh token is not known, was already used, or has expired.".into()))?;
+    .await?;
+    let Some(row) = row else {
+        // A retired refresh token used again: whoever holds the family now
+        // may be a thief, so the whole family stops working.
+        let reused: Option<String> =
+            sqlx::query_scalar("SELECT family FROM tokens WHERE hash = ? AND kind = 'refresh' AND retired = 1")
+                .bind(&token_hash)
+                .fetch_optional(&state.db)
+                .await?;
+        if let Some(family) = reused {
+            tracing::warn!("a retired refresh token was reused: its family is revoked");
+            state.callers.forget(&revoke_family(&state.db, &family).await?);
+        }
+        return Err(Error::Unauthorized("The refresh token is not known, was already used, or has expired.".into()));
+    };
     let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
-    Ok(Json(issue_pair(&state.db, row.get("user_id"), row.get("application_id"), &scopes).await?))
+    let family: String = row.get("family");
+    Ok(Json(issue_pair(&state.db, &family, row.get("user_id"), row.get("application_id"), &scopes).await?))
+}
+
+/// POST /api/oauth/revoke: beyond the seed, in the spirit of RFC 7009. The
+/// token (access or refresh) and every token of its family stop working. An
+/// unknown or already revoked token is answered the same way, so the answer
+/// tells nothing about which tokens exist.
+#[utoipa::path(post, path = "/api/oauth/revoke", tag = "oauth", summary = "Revoke a token (access or refresh) and its whole family; the same answer for unknown tokens",
+    request_body = RevokeRequest,
+    responses((status = 200, description = "Revoked, or was not a live token", body = Object), (status = 400, description = "No token in the body", body = perch_model::ErrorBody)))]
+pub async fn revoke(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<RevokeRequest>,
+) -> Result<Json<serde_json::Value>> {
+    if body.token.is_empty() {
+        return Err(Error::BadRequest("Name the token to revoke.".into()));
+    }
+    let _write = state.write_lock.lock().await;
+    if let Some(family) = family_of(&state.db, &hash(&body.token)).await? {
+        state.callers.forget(&revoke_family(&state.db, &family).await?);
+    }
+    Ok(Json(serde_json::json!({})))
 }

@@ -3,6 +3,8 @@
 //! the command line uses, and a small JSON client.
 #![allow(dead_code)]
 
+pub mod flow;
+
 use perch_model::Scope;
 use perch_server::{accounts, start, Running, ServeOptions};
 use serde_json::Value;
