@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.PERCH_E2E_PORT ?? 8091);
 const server = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
+// The app hosted on another origin (hosting.spec.ts), calling the API here.
+const hostPort = port + 1;
+const host = `http://127.0.0.1:${hostPort}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -28,11 +31,20 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ../dist`,
-    url: `http://127.0.0.1:${port}/api/v1/ping`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-  },
+  webServer: [
+    {
+      command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ../dist --public-url ${host} --allow-origin ${host}`,
+      url: `http://127.0.0.1:${port}/api/v1/ping`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+    },
+    {
+      command: `exec node static-host.mjs`,
+      env: { PERCH_HOST_PORT: String(hostPort), PERCH_API_ORIGIN: `http://127.0.0.1:${port}`, PERCH_SERVER_BIN: server },
+      url: `${host}/index.html`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
 });

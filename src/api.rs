@@ -8,7 +8,7 @@ use gloo_net::http::{Method, RequestBuilder, Response};
 use leptos::prelude::*;
 use perch_model::{
     ClientConfig, CodeExchange, FollowResult, FollowersList, FollowingList, LikeResult, NewPost, Post, PostUpdate,
-    RefreshRequest, RepliesPage, Scope, TokenSet, User, UserPostsPage,
+    RefreshRequest, RepliesPage, RevokeRequest, Scope, TokenSet, User, UserPostsPage,
 };
 use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
@@ -97,6 +97,7 @@ pub struct Api {
     /// The server's root, where `/api/oauth/...` and `/oauth/authorise` live.
     root: String,
     session: Session,
+    refreshing: std::sync::Arc<futures::lock::Mutex<()>>,
 }
 
 /// An abort signal that fires when the current reactive owner is cleaned up
@@ -115,7 +116,7 @@ impl Api {
     pub fn new(config: &ClientConfig, session: Session) -> Self {
         let base = config.base().to_owned();
         let root = server_root(&base);
-        Api { base, root, session }
+        Api { base, root, session, refreshing: Default::default() }
     }
 
     pub fn root(&self) -> &str {
@@ -133,25 +134,40 @@ impl Api {
         Some(signed.token)
     }
 
-    /// Refreshes the session's tokens; another request may have done it first.
+    /// Refreshes the session's tokens, one refresh at a time: the server
+    /// rotates the refresh token, and one that follows best practice revokes
+    /// the whole family when a retired one is sent again. A request that
+    /// waited finds the tokens already new, here or from another tab.
     async fn refresh_now(&self, before: &Signed) -> Result<(), ApiError> {
-        let Some(refresh_token) = before.refresh_token.clone() else {
+        let _one_at_a_time = self.refreshing.lock().await;
+        let current = self.session.signed_untracked();
+        if current.as_ref().is_some_and(|s| s.token != before.token) || self.session.take_newer_from_storage() {
+            return Ok(());
+        }
+        let Some((current, refresh_token)) = current.and_then(|s| s.refresh_token.clone().map(|r| (s, r))) else {
             return Err(ApiError::Unauthorized("no refresh token".into()));
         };
         match self.refresh(&refresh_token).await {
             Ok(tokens) => {
-                self.session.refreshed(tokens);
+                self.session.refreshed(&current, tokens);
                 Ok(())
             }
-            Err(e) => {
-                let now = self.session.signed_untracked();
-                if now.as_ref().is_some_and(|s| s.token != before.token) {
-                    Ok(()) // refreshed meanwhile by another request
-                } else {
-                    Err(e)
-                }
-            }
+            Err(_) if self.session.take_newer_from_storage() => Ok(()),
+            Err(e) => Err(e),
         }
+    }
+
+    /// Signs out: asks the server to revoke the session's tokens (a beacon,
+    /// which outlives the reload that follows; a server without the revoke
+    /// endpoint answers 404, which changes nothing), then ends the session.
+    pub fn sign_out(&self) {
+        if let Some(signed) = self.session.signed_untracked() {
+            let token = signed.refresh_token.unwrap_or(signed.token);
+            let body = serde_json::to_string(&RevokeRequest { token }).unwrap_or_default();
+            let url = format!("{}/api/oauth/revoke", self.root);
+            let _ = window().navigator().send_beacon_with_opt_str(&url, Some(&body));
+        }
+        self.session.end();
     }
 
     async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<String>) -> Result<T, ApiError> {

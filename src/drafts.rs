@@ -1,9 +1,11 @@
-//! Drafts: what a person is writing, kept per context (a new post, or a
-//! reply to one post) as they type, across reloads and closed tabs, and
-//! removed only once the server has confirmed the post. Plain Rust over a
-//! small key-value trait, so the rules are tested natively.
+//! Drafts: what a person is writing, kept per account and per context (a
+//! new post, a reply to one post, an edit of one post) as they type, across
+//! reloads and closed tabs, and removed only once the server has confirmed
+//! exactly that text. Two tabs on one context share one draft: what one
+//! types shows up in the other (the composer follows storage events). Plain
+//! Rust over a small key-value trait, so the rules are tested natively.
 
-use crate::storage::Key;
+use crate::storage::{DraftContext, Key};
 
 /// Where drafts are kept: `localStorage` in the browser.
 pub trait DraftStore {
@@ -19,13 +21,14 @@ pub struct Draft<S: DraftStore> {
 }
 
 impl<S: DraftStore> Draft<S> {
-    /// The draft of a new post (`parent` = `None`) or of a reply to `parent`.
-    pub fn for_context(store: S, parent: Option<&str>) -> Self {
-        let key = match parent {
-            Some(uuid) => Key::DraftReply { parent: uuid.to_owned() },
-            None => Key::DraftNew,
-        };
-        Draft { store, key }
+    /// The draft `account` is writing in `context`.
+    pub fn new(store: S, account: &str, context: DraftContext) -> Self {
+        Draft { store, key: Key::Draft { account: account.to_owned(), context } }
+    }
+
+    /// The name it is kept under, to recognise another tab's change.
+    pub fn key_name(&self) -> String {
+        self.key.name()
     }
 
     /// The text to start with: what was left here before, or nothing.
@@ -42,12 +45,34 @@ impl<S: DraftStore> Draft<S> {
         }
     }
 
-    /// A send ended: a post the server confirmed ends the draft; after a
-    /// failure the draft stays, to be sent again.
-    pub fn send_finished(&self, confirmed: bool) {
-        if confirmed {
-            self.store.remove(&self.key);
+    /// The person threw the draft away (Cancel on an edit).
+    pub fn discard(&self) {
+        self.store.remove(&self.key);
+    }
+
+    /// The server confirmed `sent`: the draft keeps whatever was typed
+    /// after it was sent, and ends only if nothing was. Returns the text
+    /// the box should hold now.
+    pub fn sent(&self, sent: &str, in_the_box: &str) -> String {
+        let left = left_after_send(in_the_box, sent);
+        let kept = self.restore();
+        if kept == sent || kept == in_the_box {
+            self.typed(&left);
         }
+        left
+    }
+}
+
+/// What stays in a box after `sent` was confirmed: nothing if the box still
+/// holds exactly that; what was typed after it if the person only added to
+/// the end; else all of it, since only the text that was sent may go.
+pub fn left_after_send(in_the_box: &str, sent: &str) -> String {
+    if in_the_box == sent {
+        String::new()
+    } else if let Some(added) = in_the_box.strip_prefix(sent) {
+        added.trim_start().to_owned()
+    } else {
+        in_the_box.to_owned()
     }
 }
 
@@ -92,39 +117,73 @@ mod tests {
         }
     }
 
+    fn draft(memory: &Memory, account: &str, context: DraftContext) -> Draft<Memory> {
+        Draft::new(memory.clone(), account, context)
+    }
+
     #[test]
-    fn each_context_keeps_its_own_draft() {
+    fn each_account_and_context_keeps_its_own_draft() {
         let memory = Memory::default();
-        Draft::for_context(memory.clone(), None).typed("a new post");
-        Draft::for_context(memory.clone(), Some("p1")).typed("a reply to p1");
-        Draft::for_context(memory.clone(), Some("p2")).typed("a reply to p2");
-        assert_eq!(Draft::for_context(memory.clone(), None).restore(), "a new post");
-        assert_eq!(Draft::for_context(memory.clone(), Some("p1")).restore(), "a reply to p1");
-        assert_eq!(Draft::for_context(memory.clone(), Some("p3")).restore(), "");
+        draft(&memory, "ada", DraftContext::New).typed("a new post");
+        draft(&memory, "ada", DraftContext::Reply("p1".into())).typed("a reply to p1");
+        draft(&memory, "ada", DraftContext::Edit("p1".into())).typed("p1, edited");
+        assert_eq!(draft(&memory, "ada", DraftContext::New).restore(), "a new post");
+        assert_eq!(draft(&memory, "ada", DraftContext::Reply("p1".into())).restore(), "a reply to p1");
+        assert_eq!(draft(&memory, "ada", DraftContext::Edit("p1".into())).restore(), "p1, edited");
+        assert_eq!(draft(&memory, "ada", DraftContext::Reply("p3".into())).restore(), "");
+        assert_eq!(draft(&memory, "bob", DraftContext::New).restore(), "", "another account sees none of ada's");
     }
 
     #[test]
     fn a_draft_lives_until_the_server_confirms() {
         let memory = Memory::default();
-        let draft = Draft::for_context(memory.clone(), None);
-        draft.typed("half");
-        draft.typed("half-written");
+        let new = draft(&memory, "ada", DraftContext::New);
+        new.typed("half");
+        new.typed("half-written");
         // A reload: a new Draft over the same store finds it.
-        assert_eq!(Draft::for_context(memory.clone(), None).restore(), "half-written");
-        // A failed send keeps it, also across a reload.
-        draft.send_finished(false);
-        assert_eq!(Draft::for_context(memory.clone(), None).restore(), "half-written");
+        assert_eq!(draft(&memory, "ada", DraftContext::New).restore(), "half-written");
         // Only the server's confirmation removes it.
-        draft.send_finished(true);
-        assert_eq!(Draft::for_context(memory.clone(), None).restore(), "");
+        assert_eq!(new.sent("half-written", "half-written"), "");
+        assert_eq!(draft(&memory, "ada", DraftContext::New).restore(), "");
     }
 
     #[test]
-    fn emptying_the_box_leaves_no_draft() {
+    fn text_typed_while_sending_is_kept() {
         let memory = Memory::default();
-        let draft = Draft::for_context(memory.clone(), Some("p1"));
-        draft.typed("x");
-        draft.typed("");
+        let new = draft(&memory, "ada", DraftContext::New);
+        new.typed("first");
+        // Sent "first"; meanwhile the person added a second thought.
+        new.typed("first and a second thought");
+        assert_eq!(new.sent("first", "first and a second thought"), "and a second thought");
+        assert_eq!(new.restore(), "and a second thought");
+        // Sent "one"; meanwhile the box was rewritten: nothing of it goes.
+        new.typed("one");
+        new.typed("two");
+        assert_eq!(new.sent("one", "two"), "two");
+        assert_eq!(new.restore(), "two");
+    }
+
+    #[test]
+    fn a_send_does_not_delete_what_another_tab_wrote_since() {
+        let memory = Memory::default();
+        let here = draft(&memory, "ada", DraftContext::New);
+        here.typed("sent from here");
+        // Another tab on the same draft typed something else after this one sent.
+        draft(&memory, "ada", DraftContext::New).typed("typed in the other tab");
+        assert_eq!(here.sent("sent from here", "sent from here"), "");
+        assert_eq!(draft(&memory, "ada", DraftContext::New).restore(), "typed in the other tab");
+    }
+
+    #[test]
+    fn emptying_the_box_or_discarding_leaves_no_draft() {
+        let memory = Memory::default();
+        let reply = draft(&memory, "ada", DraftContext::Reply("p1".into()));
+        reply.typed("x");
+        reply.typed("");
+        assert!(memory.0.borrow().is_empty());
+        let edit = draft(&memory, "ada", DraftContext::Edit("p1".into()));
+        edit.typed("changed");
+        edit.discard();
         assert!(memory.0.borrow().is_empty());
     }
 }

@@ -2,6 +2,10 @@
 //! kept in `localStorage` so a reload stays signed in. One `Session` is
 //! provided at the top of the app; every page reads it from context.
 //! The token is never put in a URL or logged.
+//!
+//! Tabs share one session. A refresh, sign-in or sign-out in another tab
+//! arrives as a `storage` event (`follow_other_tabs`); a tab never writes
+//! back a session older than the one kept (`save_over`).
 
 use crate::storage::{self, Key};
 use leptos::prelude::*;
@@ -89,32 +93,80 @@ impl Session {
         self.signed.set(Some(signed));
     }
 
-    /// Replaces the tokens after a refresh, keeping the rest.
-    pub fn refreshed(&self, tokens: TokenSet) {
-        self.signed.update(|s| {
-            if let Some(s) = s {
-                *s = Signed::from_tokens(tokens, s.user.clone());
-                save(Some(s));
-            }
-        });
+    /// Replaces the tokens after a refresh that started from `before`'s
+    /// tokens, keeping the rest.
+    pub fn refreshed(&self, before: &Signed, tokens: TokenSet) {
+        let after = Signed::from_tokens(tokens, before.user.clone());
+        if save_over(&before.token, &after) {
+            self.signed.set(Some(after));
+        }
     }
 
     /// Learns from a 403 that the token lacks these scopes.
     pub fn lacks(&self, missing: &[Scope]) {
-        if missing.is_empty() {
-            return;
+        let Some(mut signed) = self.signed.get_untracked() else { return };
+        let before = signed.scopes.len();
+        signed.scopes.retain(|scope| !missing.contains(scope));
+        if signed.scopes.len() != before && save_over(&signed.token.clone(), &signed) {
+            self.signed.set(Some(signed));
         }
-        self.signed.update(|s| {
-            if let Some(s) = s {
-                s.scopes.retain(|scope| !missing.contains(scope));
-                save(Some(s));
+    }
+
+    /// Takes what another tab kept, when it is newer than what this tab
+    /// holds for the same account (a refresh there). `true` if taken.
+    pub fn take_newer_from_storage(&self) -> bool {
+        let kept = storage::get_json::<Signed>(&Key::Session);
+        let here = self.signed.get_untracked();
+        match (kept, here) {
+            (Some(kept), Some(here)) if kept.user.uuid == here.user.uuid && kept.token != here.token => {
+                self.signed.set(Some(kept));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ends the session in every tab: forgets the tokens and everything
+    /// kept for the account, then reloads, so nothing of it stays in
+    /// memory either. Returns what was signed in, for revoking.
+    pub fn end(&self) -> Option<Signed> {
+        let signed = self.signed.get_untracked();
+        save(None);
+        if let Some(signed) = &signed {
+            storage::forget_account(&signed.user.uuid);
+        }
+        reload();
+        signed
+    }
+
+    /// Follows what other tabs do to the session, for as long as the app runs:
+    /// their refreshes are taken; a sign-out, or another account signing in,
+    /// reloads this tab, which then shows what is true.
+    pub fn follow_other_tabs(&self) {
+        let session = *self;
+        let name = Key::Session.name();
+        storage::on_change_elsewhere(move |changed, value| {
+            if changed != name {
+                return;
+            }
+            let kept = value.and_then(|v| serde_json::from_str::<Signed>(&v).ok());
+            let here = session.signed.get_untracked();
+            match (kept, here) {
+                (Some(kept), Some(here)) if kept.user.uuid == here.user.uuid => {
+                    if kept != here {
+                        session.signed.set(Some(kept));
+                    }
+                }
+                (None, None) => {}
+                _ => reload(),
             }
         });
     }
+}
 
-    pub fn sign_out(&self) {
-        save(None);
-        self.signed.set(None);
+fn reload() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
     }
 }
 
@@ -124,6 +176,21 @@ fn save(signed: Option<&Signed>) {
             storage::set_json(&Key::Session, signed);
         }
         None => storage::remove(&Key::Session),
+    }
+}
+
+/// Keeps `after` only if the kept session still holds the token `before`
+/// (or nothing was kept, as when storage is refused): another tab may
+/// have refreshed or signed out meanwhile, and its word is newer.
+fn save_over(before: &str, after: &Signed) -> bool {
+    match storage::get_json::<Signed>(&Key::Session) {
+        Some(kept) if kept.token == before => {
+            save(Some(after));
+            true
+        }
+        // Nothing kept in a browser that keeps things: signed out elsewhere.
+        None => !storage::available(),
+        Some(_) => false,
     }
 }
 

@@ -16,10 +16,19 @@ pub enum Key {
     Relations { account: String },
     /// Where the account was reading its home timeline (`timeline/reading.rs`).
     Reading { account: String },
-    /// The draft of a new post (`drafts.rs`).
-    DraftNew,
-    /// The draft of a reply to one post (`drafts.rs`).
-    DraftReply { parent: String },
+    /// What the account is writing in one place (`drafts.rs`).
+    Draft { account: String, context: DraftContext },
+}
+
+/// Where a draft is being written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DraftContext {
+    /// A new top-level post.
+    New,
+    /// A reply to this post.
+    Reply(String),
+    /// A change to this post of the account's.
+    Edit(String),
 }
 
 impl Key {
@@ -32,8 +41,11 @@ impl Key {
             Key::Shortcuts => "perch.shortcuts".into(),
             Key::Relations { account } => format!("perch.known.{account}"),
             Key::Reading { account } => format!("perch.home.{account}"),
-            Key::DraftNew => "perch.draft.new".into(),
-            Key::DraftReply { parent } => format!("perch.draft.reply.{parent}"),
+            Key::Draft { account, context } => match context {
+                DraftContext::New => format!("perch.draft.{account}.new"),
+                DraftContext::Reply(parent) => format!("perch.draft.{account}.reply.{parent}"),
+                DraftContext::Edit(post) => format!("perch.draft.{account}.edit.{post}"),
+            },
         }
     }
 
@@ -52,6 +64,11 @@ fn area(key: &Key) -> Option<web_sys::Storage> {
     }
 }
 
+/// Whether this browser keeps anything across visits at all.
+pub fn available() -> bool {
+    area(&Key::Session).is_some()
+}
+
 pub fn get(key: &Key) -> Option<String> {
     area(key)?.get_item(&key.name()).ok().flatten()
 }
@@ -67,6 +84,53 @@ pub fn remove(key: &Key) {
     }
 }
 
+/// Removes everything kept for `account`: its drafts, what it likes and
+/// follows, where it was reading. At sign-out, so the next person on this
+/// browser finds nothing of it.
+pub fn forget_account(account: &str) {
+    let Some(area) = area(&Key::Session) else { return };
+    let drafts = format!("perch.draft.{account}.");
+    let mine = |name: &str| {
+        name.starts_with(&drafts)
+            || name == Key::Relations { account: account.to_owned() }.name()
+            || name == Key::Reading { account: account.to_owned() }.name()
+    };
+    let names: Vec<String> =
+        (0..area.length().unwrap_or(0)).filter_map(|i| area.key(i).ok().flatten()).filter(|name| mine(name)).collect();
+    for name in names {
+        let _ = area.remove_item(&name);
+    }
+}
+
+/// Removes the drafts earlier versions kept for nobody in particular
+/// (`perch.draft.new`, `perch.draft.reply.<uuid>`): whose they are cannot
+/// be known, and showing one to the wrong person is worse than losing it.
+pub fn forget_unowned_drafts() {
+    let Some(area) = area(&Key::Session) else { return };
+    let names: Vec<String> = (0..area.length().unwrap_or(0))
+        .filter_map(|i| area.key(i).ok().flatten())
+        .filter(|name| name == "perch.draft.new" || name.starts_with("perch.draft.reply."))
+        .collect();
+    for name in names {
+        let _ = area.remove_item(&name);
+    }
+}
+
+/// Calls `changed(key, new value)` whenever another tab changes what is
+/// kept (`None`: removed), until the current reactive owner is cleaned up.
+/// The value is another tab's word: parse it as untrusted.
+pub fn on_change_elsewhere(changed: impl Fn(&str, Option<String>) + 'static) {
+    use leptos::prelude::on_cleanup;
+    let changed = send_wrapper::SendWrapper::new(changed);
+    let handle = leptos::prelude::window_event_listener(leptos::ev::storage, move |ev: web_sys::StorageEvent| {
+        if let Some(name) = ev.key() {
+            changed(&name, ev.new_value());
+        }
+    });
+    let handle = send_wrapper::SendWrapper::new(handle);
+    on_cleanup(move || handle.take().remove());
+}
+
 /// A kept JSON value, or `None` when absent or unreadable.
 pub fn get_json<T: serde::de::DeserializeOwned>(key: &Key) -> Option<T> {
     serde_json::from_str(&get(key)?).ok()
@@ -78,7 +142,7 @@ pub fn set_json<T: serde::Serialize>(key: &Key, value: &T) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Key;
+    use super::{DraftContext, Key};
 
     #[test]
     fn names_stay_what_earlier_versions_wrote() {
@@ -87,7 +151,9 @@ mod tests {
         assert_eq!(Key::Shortcuts.name(), "perch.shortcuts");
         assert_eq!(Key::Relations { account: "u1".into() }.name(), "perch.known.u1");
         assert_eq!(Key::Reading { account: "u1".into() }.name(), "perch.home.u1");
-        assert_eq!(Key::DraftNew.name(), "perch.draft.new");
-        assert_eq!(Key::DraftReply { parent: "p1".into() }.name(), "perch.draft.reply.p1");
+        let draft = |context| Key::Draft { account: "u1".into(), context }.name();
+        assert_eq!(draft(DraftContext::New), "perch.draft.u1.new");
+        assert_eq!(draft(DraftContext::Reply("p1".into())), "perch.draft.u1.reply.p1");
+        assert_eq!(draft(DraftContext::Edit("p1".into())), "perch.draft.u1.edit.p1");
     }
 }

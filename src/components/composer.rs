@@ -1,12 +1,15 @@
 //! The composer, for a new post or a reply: a counter that counts exactly
 //! as the server does, the Locked switch, one send at a time (button or
-//! Ctrl/Cmd+Enter), a draft kept per context (`drafts.rs`) until the server
-//! confirms, and the text kept on every failure with what went wrong.
+//! Ctrl/Cmd+Enter), a draft kept per account and context (`drafts.rs`) and
+//! shared with other tabs until the server confirms, text typed while a
+//! send is under way kept, and the text kept on every failure with what
+//! went wrong.
 
 use super::counter::Counter;
 use crate::api::ApiError;
 use crate::drafts::{Draft, LocalStorage};
 use crate::session::use_session;
+use crate::storage::DraftContext;
 use crate::store::use_store;
 use crate::use_api;
 use leptos::prelude::*;
@@ -23,8 +26,18 @@ pub fn Composer(
     replying_to: Option<String>,
 ) -> impl IntoView {
     let (session, store, api) = (use_session(), use_store(), use_api());
-    let draft = std::sync::Arc::new(Draft::for_context(LocalStorage, parent.as_deref()));
+    let account = session.signed_untracked().map(|s| s.user.uuid).unwrap_or_default();
+    let context = parent.clone().map_or(DraftContext::New, DraftContext::Reply);
+    let draft = std::sync::Arc::new(Draft::new(LocalStorage, &account, context));
     let text = RwSignal::new(draft.restore());
+    // Another tab typing in the same draft: show it here too, so neither
+    // tab's text silently replaces the other's.
+    let key_name = draft.key_name();
+    crate::storage::on_change_elsewhere(move |name, value| {
+        if name == key_name {
+            text.set(value.unwrap_or_default());
+        }
+    });
     let locked = RwSignal::new(false);
     let sending = RwSignal::new(false);
     let error = RwSignal::new(None::<ApiError>);
@@ -48,13 +61,14 @@ pub fn Composer(
             let (api, store, draft) = (api.clone(), store.clone(), draft.clone());
             // Not scoped to the page: a send finishes even if the person moves on.
             spawn_local(async move {
-                let result = api.send_post(&body).await;
-                draft.send_finished(result.is_ok());
-                match result {
+                match api.send_post(&body).await {
                     Ok(post) => {
                         store.post_sent(post);
-                        text.set(String::new());
-                        locked.set(false);
+                        let left = draft.sent(&body.content, &text.get_untracked());
+                        if left.is_empty() {
+                            locked.set(false);
+                        }
+                        text.set(left);
                     }
                     Err(e) => error.set(Some(e)),
                 }

@@ -31,6 +31,7 @@ pub fn SiteHeader() -> impl IntoView {
 #[component]
 fn AccountMenu() -> impl IntoView {
     let session = use_session();
+    let api = crate::use_api();
     let signed = session.signed_untracked();
     let user = session.user().unwrap_or_default();
     let known = signed.as_ref().is_some_and(|s| s.scopes_known);
@@ -45,7 +46,7 @@ fn AccountMenu() -> impl IntoView {
                     {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
                 </ul>
                 <button type="button" on:click=move |_| help.0.set(true)>"Keyboard shortcuts"</button>
-                <button type="button" on:click=move |_| session.sign_out()>"Sign out"</button>
+                <button type="button" on:click=move |_| api.sign_out()>"Sign out"</button>
             </div>
         </details>
     }

@@ -1,8 +1,12 @@
 //! Editing and deleting one's own post, in place on its card. Offered only
-//! to the author and only when the token allows it.
+//! to the author and only when the token allows it. An edit in progress is
+//! a draft like any other (`drafts.rs`): it survives a reload, which opens
+//! the edit again.
 
 use super::counter::Counter;
 use crate::api::ApiError;
+use crate::drafts::{Draft, LocalStorage};
+use crate::storage::DraftContext;
 use crate::store::use_store;
 use crate::use_api;
 use leptos::prelude::*;
@@ -14,7 +18,36 @@ use perch_model::{validate_content, Operation, Post, PostUpdate, Subject};
 pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoView {
     let (api, store) = (use_api(), use_store());
     let (uuid, content, was_locked) = post.with_untracked(|p| (p.uuid.clone(), p.content.clone(), p.locked));
-    let text = RwSignal::new(content);
+    let draft = std::sync::Arc::new(edit_draft(&uuid));
+    let kept = draft.restore();
+    let text = RwSignal::new(if kept.is_empty() { content.clone() } else { kept });
+    let key_name = draft.key_name();
+    crate::storage::on_change_elsewhere(move |name, value| {
+        if name == key_name {
+            if let Some(value) = value {
+                text.set(value);
+            }
+        }
+    });
+    let typed = {
+        let draft = draft.clone();
+        move |value: String| {
+            // Unchanged text is no draft.
+            if value == content {
+                draft.discard();
+            } else {
+                draft.typed(&value);
+            }
+            text.set(value);
+        }
+    };
+    let cancel = {
+        let draft = draft.clone();
+        move |_| {
+            draft.discard();
+            editing.set(false);
+        }
+    };
     let locked = RwSignal::new(was_locked);
     let saving = RwSignal::new(false);
     let error = RwSignal::new(None::<ApiError>);
@@ -28,12 +61,16 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
         }
         saving.set(true);
         let update = PostUpdate { content: Some(text.get_untracked()), locked: Some(locked.get_untracked()) };
-        let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
+        let (api, store, uuid, draft) = (api.clone(), store.clone(), uuid.clone(), draft.clone());
         spawn_local(async move {
             match api.update_post(&uuid, &update).await {
                 Ok(post) => {
                     store.post_edited(post);
-                    editing.set(false);
+                    // Typed while saving: the box stays open with it.
+                    if update.content.as_deref() == Some(&text.get_untracked()) {
+                        draft.discard();
+                        editing.set(false);
+                    }
                 }
                 Err(e) => error.set(Some(e)),
             }
@@ -44,17 +81,23 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
         <form class="edit-form" on:submit=save>
             <label for=field_id.clone()>"Edit post text"</label>
             <textarea id=field_id rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                on:input=move |ev| typed(event_target_value(&ev))></textarea>
             <div class="composer-row">
                 <Counter text id=counter_id/>
                 <label class="switch"><input type="checkbox" prop:checked=move || locked.get() on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
                 <button type="submit" disabled=move || saving.get() || invalid().is_some()>{move || if saving.get() { "Saving…" } else { "Save" }}</button>
-                <button type="button" class="secondary" on:click=move |_| editing.set(false)>"Cancel"</button>
+                <button type="button" class="secondary" on:click=cancel>"Cancel"</button>
             </div>
             {move || invalid().map(|e| view! { <p class="error">{e.to_string()}</p> })}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e.explain()}" Your changes are kept."</p> })}
         </form>
     }
+}
+
+/// The signed-in account's draft of an edit of post `uuid`.
+pub fn edit_draft(uuid: &str) -> Draft<LocalStorage> {
+    let account = crate::session::use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default();
+    Draft::new(LocalStorage, &account, DraftContext::Edit(uuid.to_owned()))
 }
 
 /// Edit and Delete for the author; Delete asks first.

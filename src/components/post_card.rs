@@ -103,7 +103,8 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
     let session = crate::session::use_session();
     let own = session.user().is_some_and(|me| me.uuid == post.author.uuid);
     let signed_in = session.is_signed_in();
-    let editing = RwSignal::new(false);
+    // An edit left in progress (a reload, another tab) opens again.
+    let editing = RwSignal::new(own && !super::own_post::edit_draft(&post.uuid).restore().is_empty());
     let thread = format!("/post/{}", post.uuid);
     let author = post.author.clone();
     let profile = format!("/user/@{}", author.username);

@@ -1,23 +1,27 @@
 //! The Like and Follow buttons: optimistic, one request at a time, folded
-//! clicks, and back to the server's state on failure (the state machine is
+//! clicks, and on failure the server's state read back, since the server may
+//! have toggled though its answer was lost (the state machine is
 //! `store/toggle.rs`; what the owner likes and follows is the store's,
 //! `store/relations.rs`). An action the token may not perform is disabled,
 //! with the reason.
 
 use crate::session::use_session;
 use crate::store::toggle::{shown_count, Next, Toggle};
-use crate::store::{learn_follow_from_owner_list, use_store};
+use crate::store::{learn_follow_from_owner_list, read_follow_back, read_like_back, use_store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use perch_model::{FollowAction, LikeAction, Operation, Subject};
 
 /// Sends toggle requests until the toggle settles; `send` makes one request
-/// and answers the state it left the server in.
-fn drive<F, Fut>(toggle: ArcRwSignal<Toggle>, error: RwSignal<Option<String>>, send: F)
+/// and answers the state it left the server in; after a failure,
+/// `read_back` asks the server what is true.
+fn drive<F, Fut, B, BFut>(toggle: ArcRwSignal<Toggle>, error: RwSignal<Option<String>>, send: F, read_back: B)
 where
     F: Fn() -> Fut + 'static,
     Fut: std::future::Future<Output = Result<bool, crate::api::ApiError>> + 'static,
+    B: FnOnce() -> BFut + 'static,
+    BFut: std::future::Future<Output = ()> + 'static,
 {
     spawn_local(async move {
         loop {
@@ -28,8 +32,14 @@ where
                     }
                 }
                 Err(e) => {
+                    let wanted = toggle.with_untracked(Toggle::shown);
                     toggle.update(Toggle::failed);
                     error.set(Some(e.explain()));
+                    read_back().await;
+                    // The server did what was asked; only its answer was lost.
+                    if toggle.with_untracked(Toggle::shown) == wanted {
+                        error.set(None);
+                    }
                     break;
                 }
             }
@@ -40,16 +50,19 @@ where
 /// A click on a toggle button: flips it at once and, when a request is due,
 /// sends `request` (which answers the state it left the server in) until
 /// the toggle settles; `answered(was, now)` hears every answer.
-fn on_click<R, Fut, A>(
+fn on_click<R, Fut, A, B, BFut>(
     toggle: ArcRwSignal<Toggle>,
     error: RwSignal<Option<String>>,
     request: R,
     answered: A,
+    read_back: B,
 ) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static
 where
     R: Fn() -> Fut + Clone + 'static,
     Fut: std::future::Future<Output = Result<bool, crate::api::ApiError>> + 'static,
     A: Fn(bool, bool) + Clone + 'static,
+    B: Fn() -> BFut + Clone + 'static,
+    BFut: std::future::Future<Output = ()> + 'static,
 {
     move |_| {
         error.set(None);
@@ -57,15 +70,20 @@ where
             return;
         }
         let (settling, request, answered) = (toggle.clone(), request.clone(), answered.clone());
-        drive(toggle.clone(), error, move || {
-            let (toggle, request, answered) = (settling.clone(), request.clone(), answered.clone());
-            async move {
-                let was = toggle.with_untracked(Toggle::server);
-                let now = request().await?;
-                answered(was, now);
-                Ok(now)
-            }
-        });
+        drive(
+            toggle.clone(),
+            error,
+            move || {
+                let (toggle, request, answered) = (settling.clone(), request.clone(), answered.clone());
+                async move {
+                    let was = toggle.with_untracked(Toggle::server);
+                    let now = request().await?;
+                    answered(was, now);
+                    Ok(now)
+                }
+            },
+            read_back.clone(),
+        );
     }
 }
 
@@ -95,7 +113,17 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
                 async move { Ok(api.like(&uuid).await?.action == LikeAction::Liked) }
             }
         },
-        move |was, now| store.like_answered(&uuid, was, now),
+        {
+            let (store, uuid) = (store.clone(), uuid.clone());
+            move |was, now| store.like_answered(&uuid, was, now)
+        },
+        {
+            let (api, store) = (api.clone(), store.clone());
+            move || {
+                let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
+                async move { read_like_back(&api, &store, &uuid).await }
+            }
+        },
     );
     let pressed = {
         let toggle = toggle.clone();
@@ -137,7 +165,17 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
                 async move { Ok(api.follow(&uuid).await?.action == FollowAction::Followed) }
             }
         },
-        move |was, now| store.follow_answered(&uuid, was, now),
+        {
+            let (store, uuid) = (store.clone(), uuid.clone());
+            move |was, now| store.follow_answered(&uuid, was, now)
+        },
+        {
+            let (api, store) = (api.clone(), store.clone());
+            move || {
+                let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
+                async move { read_follow_back(&api, &store, &uuid).await }
+            }
+        },
     );
     let pressed = {
         let toggle = toggle.clone();

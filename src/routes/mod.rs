@@ -22,7 +22,9 @@ pub use not_found::NotFound;
 /// The header and the routed pages, with `config` in context.
 #[component]
 pub fn Shell(config: ClientConfig) -> impl IntoView {
+    crate::storage::forget_unowned_drafts();
     let session = crate::session::Session::restore();
+    session.follow_other_tabs();
     let api = crate::api::Api::new(&config, session);
     provide_context(api.clone());
     provide_context(session);

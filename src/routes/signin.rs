@@ -29,10 +29,11 @@ pub fn SignIn() -> impl IntoView {
 #[component]
 fn SignedIn() -> impl IntoView {
     let session = use_session();
+    let api = use_api();
     let user = session.user().unwrap_or_default();
     view! {
         <p>"You are signed in as " <strong>{format!("@{}", user.username)}</strong> "."</p>
-        <button type="button" on:click=move |_| session.sign_out()>"Sign out"</button>
+        <button type="button" on:click=move |_| api.sign_out()>"Sign out"</button>
     }
 }
 

@@ -13,7 +13,7 @@
 mod relations;
 pub mod toggle;
 
-pub use relations::{learn_follow_from_owner_list, load_following};
+pub use relations::{learn_follow_from_owner_list, load_following, read_follow_back, read_like_back};
 
 use crate::api::ApiError;
 use crate::lock;

@@ -140,32 +140,41 @@ impl Store {
         }
     }
 
+    /// The owner's follow of `uuid` changed on the server: the owner's
+    /// following list, what is kept across reloads and the home timeline
+    /// follow.
+    fn follow_changed(&self, uuid: &str, now: bool) {
+        if let Some(me) = self.owner() {
+            self.list(&ListKey::Following(me.clone())).update(|l| {
+                if l.pages_loaded > 0 {
+                    l.items.retain(|u| u != uuid);
+                    if now {
+                        l.items.insert(0, uuid.to_owned());
+                    }
+                }
+            });
+            remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
+        }
+        self.tell(Change::Followed { uuid, following: now });
+    }
+
     /// The server answered a follow toggle: the owner now follows `uuid`
     /// (`now`) or not. The user's follower count, the owner's following
     /// list and the home timeline follow.
     pub fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
-        if now != was {
-            if let Some(user) = self.user(uuid) {
-                user.update(|u| {
-                    u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
-                    u.followed = Some(now);
-                });
-            }
+        if now == was {
             if let Some(me) = self.owner() {
-                self.list(&ListKey::Following(me)).update(|l| {
-                    if l.pages_loaded > 0 {
-                        l.items.retain(|u| u != uuid);
-                        if now {
-                            l.items.insert(0, uuid.to_owned());
-                        }
-                    }
-                });
+                remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
             }
-            self.tell(Change::Followed { uuid, following: now });
+            return;
         }
-        if let Some(me) = self.owner() {
-            remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
+        if let Some(user) = self.user(uuid) {
+            user.update(|u| {
+                u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
+                u.followed = Some(now);
+            });
         }
+        self.follow_changed(uuid, now);
     }
 }
 
@@ -197,4 +206,49 @@ pub async fn load_following(api: &Api, store: &Store, uuid: &str) -> Result<Vec<
         store.owner_following_learned(uuid, &followed);
     }
     Ok(followed)
+}
+
+/// A like request failed, but the server may have toggled anyway (the
+/// answer lost on the way): reads the post back, so the button and count
+/// show the truth rather than a guess. A server that does not say `liked`
+/// leaves the button where the failure put it.
+pub async fn read_like_back(api: &Api, store: &Store, uuid: &str) {
+    if let Ok(post) = api.get_post(uuid).await {
+        let liked = post.liked;
+        store.put_post(post);
+        if let Some(liked) = liked {
+            store.like_toggle(uuid).update(|t| t.learn(liked));
+            if let Some(me) = store.owner() {
+                remember(&me, [(ToggleKey::Like(uuid.to_owned()), liked)]);
+            }
+        }
+    }
+}
+
+/// A follow request failed: reads the user back (its `followed` and
+/// follower count), or, from a server that does not say `followed`, the
+/// owner's following list, which every follow state learns from.
+pub async fn read_follow_back(api: &Api, store: &Store, uuid: &str) {
+    let followed = match api.user(uuid).await {
+        Ok(user) => {
+            let followed = user.followed;
+            store.put_user(user);
+            followed
+        }
+        Err(_) => None,
+    };
+    match followed {
+        Some(followed) => {
+            let was = store.follow_toggle(uuid).with_untracked(Toggle::server);
+            store.follow_toggle(uuid).update(|t| t.learn(followed));
+            if was != followed {
+                store.follow_changed(uuid, followed);
+            }
+        }
+        None => {
+            if let Some(me) = store.owner() {
+                let _ = load_following(api, store, &me).await;
+            }
+        }
+    }
 }

@@ -1,0 +1,166 @@
+// Sessions as real deployments have them: sign-out that ends the tokens and
+// leaves nothing of the account behind, one refresh at a time, several tabs
+// on one session, drafts per account and across tabs, text typed while
+// sending, edits kept as drafts, and toggles whose answer was lost.
+import { test, expect } from './fixtures';
+import type { Page } from '@playwright/test';
+import { api, signInWithOAuth, signInWithToken, token } from './helpers';
+
+const session = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session') ?? 'null'));
+const keys = (page: Page) => page.evaluate(() => Object.keys(localStorage));
+
+/** Polls until `path` answers `status` with `tok` (a beacon is on its way). */
+async function expectStatus(page: Page, tok: string, path: string, status: number) {
+  await expect
+    .poll(async () => (await page.request.get(`/api/v1${path}`, { headers: { Authorization: `Bearer ${tok}` } })).status())
+    .toBe(status);
+}
+
+test('sign-out revokes the tokens and forgets the account\'s drafts and data', async ({ page }) => {
+  await signInWithOAuth(page, 'mira');
+  const signed = await session(page);
+  await page.getByLabel('Post text').fill('a draft mira never sent');
+  await page.goto('/user/@sam'); // what mira follows gets kept for her
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
+  expect((await keys(page)).some((k) => k.startsWith(`perch.draft.${signed.user.uuid}.`))).toBe(true);
+
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect((await keys(page)).filter((k) => k.includes(signed.user.uuid))).toEqual([]);
+
+  await expectStatus(page, signed.token, '/user', 401);
+  const refresh = await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: signed.refresh_token } });
+  expect(refresh.status()).toBe(401);
+
+  // The next person on this browser finds an empty composer.
+  await signInWithToken(page, 'tomas');
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+});
+
+test('requests that start together with a token about to expire refresh it once and stay signed in', async ({ page }) => {
+  await signInWithOAuth(page, 'mira');
+  // A thread page asks for the post, its replies and the owner's following list at once.
+  const post = (await api(page, token('sam'), '/user/@sam/posts/1')).posts[0];
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('perch.session')!);
+    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
+    localStorage.setItem('perch.session', JSON.stringify(s));
+  });
+  const refreshes: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/api/oauth/refreshtoken')) refreshes.push(r.url()); });
+  await page.goto(`/post/${post.uuid}`);
+  await expect(page.locator('article.focused')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Replies' })).toBeVisible();
+  expect(refreshes).toHaveLength(1);
+  // The server revokes a family whose retired refresh token comes back: had two
+  // refreshes raced, the session would now be dead.
+  const now = await session(page);
+  await expectStatus(page, now.token, '/user', 200);
+  expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
+});
+
+test('tabs share one session: a refresh, a sign-out and another account show up in the other tab', async ({ page, context }) => {
+  await signInWithOAuth(page, 'mira');
+  const other = await context.newPage();
+  await other.goto('/user/@sam');
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
+
+  // A refresh in the first tab (forced by a near expiry) is taken by the other.
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('perch.session')!);
+    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
+    localStorage.setItem('perch.session', JSON.stringify(s));
+  });
+  await page.goto('/user/@olga');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Olga/);
+  const refreshed = await session(page);
+  const otherRefreshes: string[] = [];
+  const otherTokens = new Set<string>();
+  other.on('request', (r) => {
+    if (r.url().includes('/api/oauth/refreshtoken')) otherRefreshes.push(r.url());
+    const auth = r.headers()['authorization'];
+    if (auth) otherTokens.add(auth);
+  });
+  // Moving within the app (no reload): its requests carry the first tab's new token.
+  await other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText(/Mira/);
+  expect(otherRefreshes).toEqual([]);
+  expect([...otherTokens]).toEqual([`Bearer ${refreshed.token}`]);
+
+  // Signing out in one tab signs out the other.
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  await expect(other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+
+  // Another account signing in shows up as that account.
+  await signInWithToken(page, 'tomas');
+  await expect(other.locator('.account-menu summary')).toHaveText('@tomas');
+  await other.close();
+});
+
+test('a draft typed in one tab shows up in another, and a send there ends it in both', async ({ page, context }) => {
+  await signInWithToken(page, 'ines');
+  const other = await context.newPage();
+  await other.goto('/');
+  await page.getByLabel('Post text').fill('written in the first tab');
+  await expect(other.getByLabel('Post text')).toHaveValue('written in the first tab');
+  await other.getByLabel('Post text').fill('finished in the second tab');
+  await expect(page.getByLabel('Post text')).toHaveValue('finished in the second tab');
+  await other.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(other.getByLabel('Post text')).toHaveValue('');
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+  await other.close();
+});
+
+test('text typed while a post is sending is kept', async ({ page }) => {
+  await signInWithToken(page, 'ines');
+  await page.route('**/api/v1/post', async (route) => {
+    await new Promise((r) => setTimeout(r, 1_000));
+    await route.continue();
+  });
+  const field = page.getByLabel('Post text');
+  await field.fill('the first thought');
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Sending…' })).toBeVisible();
+  await field.press('End');
+  await field.pressSequentially(' and a second one');
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeVisible();
+  await expect(field).toHaveValue('and a second one');
+  await page.reload();
+  await expect(page.getByLabel('Post text')).toHaveValue('and a second one');
+});
+
+test('an edit in progress is a draft: a reload opens it again', async ({ page }) => {
+  await signInWithToken(page, 'ines');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('ines')}` }, data: { content: 'before the edit' } })).json();
+  await page.goto(`/post/${post.uuid}`);
+  const card = page.locator('article.focused');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByLabel('Edit post text').fill('halfway through the edit');
+  await page.reload();
+  await expect(page.locator('article.focused').getByLabel('Edit post text')).toHaveValue('halfway through the edit');
+  await page.locator('article.focused').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('article.focused')).toContainText('before the edit');
+  await page.reload();
+  await expect(page.locator('article.focused').getByLabel('Edit post text')).toHaveCount(0);
+});
+
+test('a like whose answer was lost shows what the server did', async ({ page }) => {
+  await signInWithToken(page, 'tomas');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('ines')}` }, data: { content: 'like me, answer lost' } })).json();
+  await page.goto(`/post/${post.uuid}`);
+  // The server toggles, then the connection drops before the answer arrives.
+  await page.route('**/like', async (route) => {
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  const like = page.locator('article.focused').getByRole('button', { name: /^Like/ });
+  const readBack = page.waitForResponse((r) => r.url().endsWith(`/api/v1/post/${post.uuid}`) && r.request().method() === 'GET');
+  await like.click();
+  await readBack;
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(like).toContainText('1');
+  await expect(page.locator('article.focused .toggle-error')).toHaveCount(0);
+  expect((await api(page, token('tomas'), `/post/${post.uuid}`)).liked).toBe(true);
+});
