@@ -8,14 +8,14 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-native test-wasm test-e2e size bench-server bench-timeline
+.PHONY: run test setup app test-native test-wasm test-e2e test-openapi size bench-server bench-timeline
 
 run: setup app
 	cargo build --profile server -p perch-server
 	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo
 
 test: setup
-	$(MAKE) --no-print-directory test-native test-wasm app test-e2e
+	$(MAKE) --no-print-directory test-native test-openapi test-wasm app test-e2e
 	@echo "make test: every suite passed"
 
 setup:
@@ -29,6 +29,11 @@ app:
 # the end-to-end tests reuse.
 test-native:
 	cargo test --workspace
+
+# Schemathesis against the debug server that test-native built: the OpenAPI
+# document must describe every answer, and nothing may answer 5xx.
+test-openapi:
+	./scripts/schemathesis.sh
 
 # Browser unit tests in headless Chromium (the app crate only: never the
 # whole workspace for wasm).

@@ -63,6 +63,16 @@ if ! cmp -s end2end/package-lock.json "$stamp"; then
   cp end2end/package-lock.json "$stamp"
 fi
 
+# 6. Schemathesis from PyPI, pinned, in a virtual environment of its own,
+#    for the OpenAPI check of `make test` (scripts/schemathesis.sh).
+SCHEMATHESIS_VERSION=4.32.5
+venv=.venv-schemathesis
+if [ "$("$venv/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $SCHEMATHESIS_VERSION" ]; then
+  step "Installing schemathesis $SCHEMATHESIS_VERSION from PyPI into $venv (about a minute, once)"
+  python3 -m venv "$venv" || { echo "setup: python3 with venv is needed (Debian: python3-venv)" >&2; exit 1; }
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
 # A last check, so a broken install is named here rather than deep in a build.
 wasm-opt --version | grep -q "version 132" || { echo "setup: wasm-opt 132 not found on PATH" >&2; exit 1; }
 test -x /usr/bin/chromium && test -x /usr/bin/chromedriver

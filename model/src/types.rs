@@ -221,10 +221,14 @@ impl Default for UserRef {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NewPost {
+    /// 1 to 500 characters (Unicode scalar values), not only whitespace.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 500, pattern = r"\S"))]
     pub content: String,
     #[serde(default)]
     pub locked: bool,
+    /// The uuid of the post replied to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub parent: Option<String>,
 }
 
@@ -234,9 +238,20 @@ pub struct NewPost {
 #[serde(deny_unknown_fields)]
 pub struct PostUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// 1 to 500 characters (Unicode scalar values), not only whitespace.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 500, pattern = r"\S", nullable = false))]
+    #[serde(deserialize_with = "present")]
     pub content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    #[serde(deserialize_with = "present")]
     pub locked: Option<bool>,
+}
+
+/// A field that may be left out but, when present, must hold a value: an
+/// explicit `null` is refused rather than read as "no change".
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 impl PostUpdate {
@@ -343,7 +358,10 @@ pub struct ErrorBody {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CodeExchange {
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub code: String,
+    /// RFC 7636: 43 to 128 characters.
+    #[cfg_attr(feature = "openapi", schema(min_length = 43, max_length = 128))]
     pub code_verifier: String,
 }
 
@@ -352,6 +370,7 @@ pub struct CodeExchange {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefreshRequest {
     #[serde(rename = "refreshToken")]
+    #[cfg_attr(feature = "openapi", schema(min_length = 1))]
     pub refresh_token: String,
 }
 

@@ -27,11 +27,12 @@ use utoipa::{Modify, OpenApi};
         crate::api::users::following,
         crate::api::users::followers,
         crate::oauth::show,
+        crate::oauth::submit,
         crate::oauth::exchange_code,
         crate::oauth::refresh,
         crate::oauth::revoke,
     ),
-    modifiers(&BearerToken)
+    modifiers(&BearerToken, &AtLeastOneField)
 )]
 pub struct ApiDoc;
 
@@ -50,6 +51,21 @@ impl Modify for BearerToken {
                     .build(),
             ),
         );
+    }
+}
+
+/// `PostUpdate` needs at least one field (an empty PATCH is 400). Written
+/// here because utoipa 5.5's `min_properties` attribute emits
+/// `maxProperties` instead.
+struct AtLeastOneField;
+
+impl Modify for AtLeastOneField {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{schema::Schema, RefOr};
+        let schemas = doc.components.as_mut().map(|c| &mut c.schemas);
+        if let Some(RefOr::T(Schema::Object(update))) = schemas.and_then(|s| s.get_mut("PostUpdate")) {
+            update.min_properties = Some(1);
+        }
     }
 }
 

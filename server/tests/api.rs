@@ -277,6 +277,9 @@ async fn bad_input_is_400_413_or_422_and_changes_nothing() {
     assert_error(&ada.post("/post", json!({"content": "x", "colour": "red"})).await, 400);
     assert_error(&ada.post("/post", json!({"locked": true})).await, 400);
     assert_error(&ada.patch(&format!("/post/{post}"), json!({})).await, 400);
+    // A field present must hold a value, as the OpenAPI document says.
+    assert_error(&ada.patch(&format!("/post/{post}"), json!({"locked": null})).await, 400);
+    assert_error(&ada.patch(&format!("/post/{post}"), json!({"content": null, "locked": true})).await, 400);
     assert_error(&ada.post_empty(&format!("/user/{ada_uuid}/follow")).await, 400);
 
     assert_error(&ada.post("/post", json!({"content": ""})).await, 422);

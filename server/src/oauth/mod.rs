@@ -12,6 +12,7 @@ use crate::extractor::JsonBody;
 use crate::sign_in::{client_address, Wait};
 use crate::tokens::{family_of, hash, issue_pair, new_family, new_secret, pkce_challenge, revoke_family};
 use crate::AppState;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -96,10 +97,16 @@ async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, 
 
 /// GET /oauth/authorise: the sign-in and consent page.
 #[utoipa::path(get, path = "/oauth/authorise", tag = "oauth", summary = "The sign-in and consent page (HTML); redirects to redirect_uri with code and state",
-    params(("application_id" = String, Query), ("redirect_uri" = String, Query), ("scopes" = String, Query, description = "a,b,c"),
-           ("state" = String, Query), ("code_challenge" = String, Query), ("code_challenge_method" = String, Query, description = "S256")),
+    params(("application_id" = String, Query, min_length = 1), ("redirect_uri" = String, Query, min_length = 1), ("scopes" = String, Query, min_length = 1, description = "a,b,c"),
+           ("state" = String, Query), ("code_challenge" = String, Query, min_length = 43, max_length = 128), ("code_challenge_method" = String, Query, pattern = "^S256$", description = "S256")),
     responses((status = 200, description = "The page", content_type = "text/html"), (status = 400, description = "Unknown application or redirect URI, no PKCE", content_type = "text/html")))]
-pub async fn show(State(state): State<AppState>, Query(req): Query<Request>) -> Response {
+pub async fn show(
+    State(state): State<AppState>,
+    query: std::result::Result<Query<Request>, QueryRejection>,
+) -> Response {
+    let Ok(Query(req)) = query else {
+        return page::invalid_link("The sign-in link is malformed: each parameter may appear once.");
+    };
     match check(&state, &req).await {
         Ok(checked) => page::consent(StatusCode::OK, &req, &checked, "", &checked.scopes, None),
         Err(problem) => page::invalid_link(&problem),
@@ -113,8 +120,38 @@ fn back_to(redirect_uri: &str, params: &[(&str, &str)]) -> String {
     format!("{redirect_uri}{join}{query}")
 }
 
+/// The fields of the consent form, as the page sends them.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct ConsentForm {
+    #[schema(min_length = 1)]
+    application_id: String,
+    #[schema(min_length = 1)]
+    redirect_uri: String,
+    /// The scopes asked for, a,b,c.
+    #[schema(min_length = 1)]
+    scopes: String,
+    state: Option<String>,
+    #[schema(min_length = 43, max_length = 128)]
+    code_challenge: String,
+    #[schema(pattern = "^S256$")]
+    code_challenge_method: String,
+    username: Option<String>,
+    password: Option<String>,
+    /// A ticked scope; the field repeats, once per scope.
+    scope: Option<Vec<String>>,
+    /// `allow` or `deny`.
+    #[schema(pattern = "^(allow|deny)$")]
+    action: String,
+}
+
 /// POST /oauth/authorise: the form's answer.
-async fn submit(
+#[utoipa::path(post, path = "/oauth/authorise", tag = "oauth", summary = "The consent form's answer (HTML); redirects to redirect_uri with code and state, or error=access_denied",
+    request_body(content = ConsentForm, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 303, description = "Back to redirect_uri"), (status = 400, description = "Unknown application or redirect URI, no PKCE, nothing allowed", content_type = "text/html"),
+              (status = 401, description = "Wrong username or password", content_type = "text/html"), (status = 415, description = "Not a form"),
+              (status = 429, description = "Too many failed sign-ins, or too many at once", content_type = "text/html")))]
+pub async fn submit(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -248,7 +285,7 @@ pub async fn exchange_code(
 /// POST /api/oauth/refreshtoken: a refresh token for a new pair; the old one is retired.
 #[utoipa::path(post, path = "/api/oauth/refreshtoken", tag = "oauth", summary = "A new token pair for a refresh token, which is retired",
     request_body = RefreshRequest,
-    responses((status = 200, body = TokenSet), (status = 401, description = "Unknown, used or expired refresh token", body = perch_model::ErrorBody)))]
+    responses((status = 200, body = TokenSet), (status = 400, description = "No refresh token in the body", body = perch_model::ErrorBody), (status = 401, description = "Unknown, used or expired refresh token", body = perch_model::ErrorBody)))]
 pub async fn refresh(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<RefreshRequest>,
