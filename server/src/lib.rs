@@ -12,6 +12,7 @@ pub mod extractor;
 pub mod oauth;
 pub mod openapi;
 pub mod rate_limit;
+pub mod read_cache;
 pub mod sign_in;
 pub mod static_app;
 pub mod tokens;
@@ -90,6 +91,8 @@ pub struct AppState {
     /// The application id the served web app signs in with.
     pub web_app_id: Arc<str>,
     pub callers: Arc<extractor::CallerCache>,
+    /// Answers of reads, until the next write.
+    pub reads: Arc<read_cache::ReadCache>,
 }
 
 /// Builds the whole router for `state`.
@@ -97,7 +100,12 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
     // Every answer of the API and of sign-in is about someone: never stored.
     let personal = || SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     let mut app = Router::new()
-        .nest("/api/v1", api::router().layer(personal()))
+        .nest(
+            "/api/v1",
+            api::router()
+                .route_layer(axum::middleware::from_fn_with_state(state.clone(), read_cache::remember))
+                .layer(personal()),
+        )
         .merge(oauth::router().layer(personal()))
         .route("/config.json", axum::routing::get(static_app::client_config));
     app = match &options.static_dir {
@@ -168,6 +176,7 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         write_lock: Arc::new(Mutex::new(())),
         web_app_id: web_app_id.into(),
         callers: Arc::new(extractor::CallerCache::default()),
+        reads: Arc::new(read_cache::ReadCache::default()),
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();

@@ -472,3 +472,34 @@ async fn a_restart_keeps_everything_written() {
     assert_eq!(ada.get(&format!("/user/{bob}")).await.1["follow_count"], 1);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_read_after_anyone_s_write_sees_it_and_answers_are_kept_per_caller_and_scopes() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    server.user("bob").await;
+    let (ada, bob) = (server.client("ada").await, server.client("bob").await);
+    let post = ada.send("kept answers", None).await;
+    // Read twice (the second from memory), then another caller writes.
+    for _ in 0..2 {
+        assert_eq!(ada.get(&format!("/post/{post}")).await.1["like_count"], 0);
+    }
+    assert_eq!(bob.post_empty(&format!("/post/{post}/like")).await.0, 200);
+    let (_, seen) = ada.get(&format!("/post/{post}")).await;
+    assert_eq!(seen["like_count"], 1, "the like is seen at once");
+    assert_eq!(seen["liked"], false, "ada's own view, not bob's");
+    assert_eq!(bob.get(&format!("/post/{post}")).await.1["liked"], true);
+    let (_, edited) = ada.patch(&format!("/post/{post}"), json!({"content": "changed"})).await;
+    assert_eq!(edited["content"], "changed");
+    assert_eq!(bob.get(&format!("/post/{post}")).await.1["content"], "changed");
+    // The same account through tokens with other scopes gets its own answers.
+    let with_email = server.client("ada").await;
+    let without_email = server.client_with("ada", &common::all_but(Scope::UserEmail)).await;
+    for _ in 0..2 {
+        assert_eq!(with_email.get("/user").await.1["email"], "ada@example.org");
+        assert_eq!(without_email.get("/user").await.1["email"], Value::Null);
+    }
+    // A deleted post is gone for everyone who read it before.
+    assert_eq!(ada.delete(&format!("/post/{post}")).await.0, 200);
+    assert_error(&bob.get(&format!("/post/{post}")).await, 404);
+}
