@@ -45,3 +45,13 @@ export async function signInWithOAuth(page: Page, username = 'mira', untick: Reg
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
 }
+
+/** Makes the kept session's access token expire in 5 seconds, so the app's
+ *  next request refreshes it first. */
+export async function expireTokenSoon(page: Page) {
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('perch.session')!);
+    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
+    localStorage.setItem('perch.session', JSON.stringify(s));
+  });
+}

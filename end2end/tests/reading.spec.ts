@@ -1,7 +1,7 @@
 // Reading with the real server and the demo data: signing in both ways,
 // profiles, threads with their ancestors, paging, back navigation, errors.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, signInWithOAuth, signInWithToken, token, ALL_SCOPES } from './helpers';
+import { ALL_SCOPES, api, expireTokenSoon, signInWithOAuth, signInWithToken, token } from './helpers';
 
 test('sign in through the server consent page with PKCE, then sign out', async ({ page }) => {
   await page.goto('/signin');
@@ -188,11 +188,7 @@ test('the token is refreshed once on a 401 and shortly before it expires', async
   expect(second.refresh_token).not.toBe(first.refresh_token);
 
   // A token about to expire is refreshed before it is used.
-  await page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('perch.session')!);
-    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
-    localStorage.setItem('perch.session', JSON.stringify(s));
-  });
+  await expireTokenSoon(page);
   const refreshes: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/api/oauth/refreshtoken')) refreshes.push(r.url()); });
   await page.goto('/user/@olga');

@@ -4,7 +4,7 @@
 // sending, edits kept as drafts, and toggles whose answer was lost.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
-import { api, signInWithOAuth, signInWithToken, token } from './helpers';
+import { api, expireTokenSoon, signInWithOAuth, signInWithToken, token } from './helpers';
 
 const session = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session') ?? 'null'));
 const keys = (page: Page) => page.evaluate(() => Object.keys(localStorage));
@@ -42,11 +42,7 @@ test('requests that start together with a token about to expire refresh it once 
   await signInWithOAuth(page, 'mira');
   // A thread page asks for the post, its replies and the owner's following list at once.
   const post = (await api(page, token('sam'), '/user/@sam/posts/1')).posts[0];
-  await page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('perch.session')!);
-    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
-    localStorage.setItem('perch.session', JSON.stringify(s));
-  });
+  await expireTokenSoon(page);
   const refreshes: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/api/oauth/refreshtoken')) refreshes.push(r.url()); });
   await page.goto(`/post/${post.uuid}`);
@@ -67,11 +63,7 @@ test('tabs share one session: a refresh, a sign-out and another account show up 
   await expect(other.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
 
   // A refresh in the first tab (forced by a near expiry) is taken by the other.
-  await page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('perch.session')!);
-    s.token_expires_at = new Date(Date.now() + 5_000).toISOString();
-    localStorage.setItem('perch.session', JSON.stringify(s));
-  });
+  await expireTokenSoon(page);
   await page.goto('/user/@olga');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Olga/);
   const refreshed = await session(page);
@@ -163,4 +155,21 @@ test('a like whose answer was lost shows what the server did', async ({ page }) 
   await expect(like).toContainText('1');
   await expect(page.locator('article.focused .toggle-error')).toHaveCount(0);
   expect((await api(page, token('tomas'), `/post/${post.uuid}`)).liked).toBe(true);
+});
+
+test('a follow whose answer was lost shows what the server did', async ({ page }) => {
+  await signInWithToken(page, 'yuki');
+  await page.goto('/user/@olga');
+  const follow = page.getByRole('main').getByRole('button', { name: /^Follow/ });
+  await expect(follow).toBeVisible();
+  const before = await follow.getAttribute('aria-pressed');
+  await page.route('**/follow', async (route) => {
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  const readBack = page.waitForResponse((r) => /\/api\/v1\/user\/[0-9a-f-]{36}$/.test(r.url()) && r.request().method() === 'GET');
+  await follow.click();
+  await readBack;
+  await expect(follow).toHaveAttribute('aria-pressed', before === 'true' ? 'false' : 'true');
+  await expect(page.getByRole('main').locator('.toggle-error')).toHaveCount(0);
 });
