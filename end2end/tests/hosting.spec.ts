@@ -24,6 +24,15 @@ test('sign in with OAuth from an app on another origin, and open deep links', as
   await expect(page.locator('article.focused')).toContainText(post.content.slice(0, 20));
   await page.goto(`${host}/user/@sam/followers`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
+
+  // Sign-out reaches the API on its origin and revokes the tokens.
+  const signed = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!));
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await expect
+    .poll(async () => (await page.request.get('/api/v1/user', { headers: { Authorization: `Bearer ${signed.token}` } })).status())
+    .toBe(401);
 });
 
 test('sign in with a token on an app hosted on another origin', async ({ page }) => {
