@@ -106,7 +106,63 @@ pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String,
         api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
     let user = api.owner_with_token(&tokens.token).await.map_err(|e| e.explain())?;
     session.sign_in(Signed::from_tokens(tokens, user));
-    Ok(pending.return_to)
+    Ok(return_path(Some(&pending.return_to)))
+}
+
+/// Where to go after signing in, from a `next` that came with the address
+/// (anyone can write one into a link): a path of this app, never another
+/// site (`//host`, `https:`, `/\host`) and never the sign-in pages
+/// themselves; otherwise the home page.
+pub fn return_path(next: Option<&str>) -> String {
+    let Some(next) = next.filter(|n| n.len() <= 2048) else { return "/".into() };
+    let path = next.split(['?', '#']).next().unwrap_or("");
+    let own = next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.contains('\\')
+        && !next.chars().any(char::is_control)
+        && path != "/signin"
+        && path != "/oauth/callback";
+    if own {
+        next.to_owned()
+    } else {
+        "/".into()
+    }
+}
+
+/// The sign-in page's address, returning to `here` afterwards.
+pub fn signin_href(here: &str) -> String {
+    let next = return_path(Some(here));
+    if next == "/" {
+        "/signin".into()
+    } else {
+        format!("/signin?next={}", js_sys::encode_uri_component(&next))
+    }
+}
+
+#[cfg(test)]
+mod return_tests {
+    use super::return_path;
+
+    #[test]
+    fn only_paths_of_this_app_are_returned_to() {
+        assert_eq!(return_path(Some("/post/abc")), "/post/abc");
+        assert_eq!(return_path(Some("/user/@sam/followers?x=1#top")), "/user/@sam/followers?x=1#top");
+        for hostile in [
+            "https://evil.example/",
+            "//evil.example/x",
+            "/\\evil.example",
+            "javascript:alert(1)",
+            "post/abc",
+            "/signin",
+            "/signin?next=/post/x",
+            "/oauth/callback?code=x",
+            "/a\nb",
+            "",
+        ] {
+            assert_eq!(return_path(Some(hostile)), "/", "{hostile:?}");
+        }
+        assert_eq!(return_path(None), "/");
+    }
 }
 
 #[cfg(test)]

@@ -165,9 +165,38 @@ test('a token without user.followers.get sees which permission is missing', asyn
   await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
 });
 
-test('signed out, pages explain that a sign-in is needed', async ({ page }) => {
-  await page.goto('/user/@mira');
-  await expect(page.getByRole('alert')).toContainText('Sign in again');
+test('signed out, a page says to sign in to read it, and signing in comes back to it', async ({ page }) => {
+  const post = (await api(page, token('sam'), '/user/@sam/posts/1')).posts[0];
+  await page.goto(`/post/${post.uuid}`);
+  const alert = page.getByRole('alert').first();
+  await expect(alert).toContainText('Sign in to read this.');
+  await expect(alert).not.toContainText('expired');
+  await alert.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/signin\?next=/);
+  await page.getByLabel('Access token', { exact: true }).fill(token('tomas'));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page).toHaveURL(new RegExp(`/post/${post.uuid}$`));
+  await expect(page.locator('article.focused')).toBeVisible();
+
+  // Through the server's sign-in page, from the header's Sign in link.
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  await page.goto('/user/@sam/followers');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Username').fill('mira');
+  await page.getByLabel('Password').fill('perch-demo');
+  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
+  expect(new URL(page.url()).pathname).toBe('/user/@sam/followers');
+});
+
+test('a sign-in link that names another site returns home instead', async ({ page }) => {
+  await page.goto('/signin?next=' + encodeURIComponent('//evil.example/steal'));
+  await page.getByLabel('Access token', { exact: true }).fill(token('tomas'));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/');
 });
 
 test('the token is refreshed once on a 401 and shortly before it expires', async ({ page }) => {

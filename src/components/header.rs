@@ -20,7 +20,11 @@ pub fn SiteHeader() -> impl IntoView {
                             <li><A href=format!("/user/@{}", user.username)>"Profile"</A></li>
                             <li><AccountMenu/></li>
                         }.into_any(),
-                        None => view! { <li><A href="/signin">"Sign in"</A></li> }.into_any(),
+                        None => {
+                            let location = leptos_router::hooks::use_location();
+                            let href = move || crate::oauth::signin_href(&(location.pathname.get() + &location.search.get()));
+                            view! { <li><A href=href>"Sign in"</A></li> }.into_any()
+                        }
                     }}
                 </ul>
             </nav>

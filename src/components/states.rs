@@ -6,20 +6,29 @@ use leptos_router::components::A;
 use perch_model::Scope;
 
 /// An error in words a person understands, with Retry, and a way to sign in
-/// again when a scope is missing.
+/// (again, when a scope is missing or the sign-in ended) that comes back here.
 #[component]
 pub fn ErrorBox(error: ApiError, retry: Callback<()>) -> impl IntoView {
     let missing: Vec<Scope> = match &error {
         ApiError::Forbidden { missing, .. } => missing.clone(),
         _ => Vec::new(),
     };
-    let signin_again = !missing.is_empty() || matches!(error, ApiError::Unauthorized(_));
+    let unauthorized = matches!(error, ApiError::Unauthorized(_));
+    let signed_out = unauthorized && !crate::session::use_session().is_signed_in();
+    let location = leptos_router::hooks::use_location();
+    let here = location.pathname.get_untracked() + &location.search.get_untracked();
+    let href = crate::oauth::signin_href(&here);
+    let (text, link) = if signed_out {
+        ("Sign in to read this.".to_owned(), Some("Sign in"))
+    } else {
+        (error.explain(), (unauthorized || !missing.is_empty()).then_some("Sign in again"))
+    };
     view! {
         <div class="error-box" role="alert">
-            <p>{error.explain()}</p>
+            <p>{text}</p>
             <div class="actions">
-                <button type="button" on:click=move |_| retry.run(())>"Retry"</button>
-                {signin_again.then(|| view! { <A href="/signin">"Sign in again"</A> })}
+                {(!signed_out).then(|| view! { <button type="button" on:click=move |_| retry.run(())>"Retry"</button> })}
+                {link.map(|label| view! { <A href=href>{label}</A> })}
             </div>
         </div>
     }

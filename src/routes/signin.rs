@@ -1,6 +1,7 @@
 //! `/signin`: with the server's own sign-in page (OAuth), or by pasting an
 //! access token for servers without OAuth. Signed in, it says who and what
-//! the token allows.
+//! the token allows. `?next=` says where to return afterwards (checked by
+//! `oauth::return_path`: a path of this app, or home).
 
 use crate::navigation::PageHeading;
 use crate::session::{use_session, Signed};
@@ -8,7 +9,13 @@ use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
 use leptos_meta::Title;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_navigate, use_query_map};
+
+/// Where to go once signed in.
+fn next_path() -> String {
+    let query = use_query_map();
+    crate::oauth::return_path(query.with_untracked(|q| q.get("next")).as_deref())
+}
 
 #[component]
 pub fn SignIn() -> impl IntoView {
@@ -45,10 +52,10 @@ fn WithServer() -> impl IntoView {
     let busy = RwSignal::new(false);
     let server = api.root().trim_start_matches("https://").trim_start_matches("http://").to_owned();
     let start = move |_| {
-        let (api, config) = (api.clone(), config.clone());
+        let (api, config, next) = (api.clone(), config.clone(), next_path());
         busy.set(true);
         spawn_local_scoped(async move {
-            if let Err(e) = crate::oauth::start(&api, &config, "/".into()).await {
+            if let Err(e) = crate::oauth::start(&api, &config, next).await {
                 error.set(Some(e));
                 busy.set(false);
             }
@@ -81,12 +88,12 @@ fn WithToken() -> impl IntoView {
         }
         busy.set(true);
         error.set(None);
-        let (api, navigate) = (api.clone(), navigate.clone());
+        let (api, navigate, next) = (api.clone(), navigate.clone(), next_path());
         spawn_local_scoped(async move {
             match api.owner_with_token(&value).await {
                 Ok(user) => {
                     session.sign_in(Signed::from_pasted_token(value, user));
-                    navigate("/", Default::default());
+                    navigate(&next, Default::default());
                 }
                 Err(e) => {
                     error.set(Some(e.explain()));

@@ -167,6 +167,7 @@ pub fn Thread() -> impl IntoView {
         let author = author.clone();
         move || author().map(|name| format!("Post by {name}")).unwrap_or_else(|| "Post".into())
     });
+    let signed_in = crate::session::use_session();
     let not_found =
         move || error.with(|e| e.as_ref().is_some_and(ApiError::is_not_found)) || store.is_deleted(&uuid.get());
 
@@ -194,10 +195,13 @@ pub fn Thread() -> impl IntoView {
                         None => view! { <PostCard uuid=uuid.get() focused=true/> }.into_any(),
                     }}
                     <ReplyBox uuid=uuid/>
-                    <section class="replies" aria-labelledby="replies-heading">
-                        <h2 id="replies-heading">"Replies"</h2>
-                        <Feed list load_more label="Replies" empty="No replies yet."/>
-                    </section>
+                    // Signed out, the post's box already says to sign in; once is enough.
+                    {move || signed_in.is_signed_in().then(|| view! {
+                        <section class="replies" aria-labelledby="replies-heading">
+                            <h2 id="replies-heading">"Replies"</h2>
+                            <Feed list load_more label="Replies" empty="No replies yet."/>
+                        </section>
+                    })}
                 }.into_any()
             }}
         </main>
