@@ -107,7 +107,7 @@ impl Session {
         let Some(mut signed) = self.signed.get_untracked() else { return };
         let before = signed.scopes.len();
         signed.scopes.retain(|scope| !missing.contains(scope));
-        if signed.scopes.len() != before && save_over(&signed.token.clone(), &signed) {
+        if signed.scopes.len() != before && save_over(&signed.token, &signed) {
             self.signed.set(Some(signed));
         }
     }

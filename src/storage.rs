@@ -88,29 +88,24 @@ pub fn remove(key: &Key) {
 /// follows, where it was reading. At sign-out, so the next person on this
 /// browser finds nothing of it.
 pub fn forget_account(account: &str) {
-    let Some(area) = area(&Key::Session) else { return };
     let drafts = format!("perch.draft.{account}.");
-    let mine = |name: &str| {
-        name.starts_with(&drafts)
-            || name == Key::Relations { account: account.to_owned() }.name()
-            || name == Key::Reading { account: account.to_owned() }.name()
-    };
-    let names: Vec<String> =
-        (0..area.length().unwrap_or(0)).filter_map(|i| area.key(i).ok().flatten()).filter(|name| mine(name)).collect();
-    for name in names {
-        let _ = area.remove_item(&name);
-    }
+    let relations = Key::Relations { account: account.to_owned() }.name();
+    let reading = Key::Reading { account: account.to_owned() }.name();
+    remove_where(|name| name.starts_with(&drafts) || name == relations || name == reading);
 }
 
 /// Removes the drafts earlier versions kept for nobody in particular
 /// (`perch.draft.new`, `perch.draft.reply.<uuid>`): whose they are cannot
 /// be known, and showing one to the wrong person is worse than losing it.
 pub fn forget_unowned_drafts() {
+    remove_where(|name| name == "perch.draft.new" || name.starts_with("perch.draft.reply."));
+}
+
+/// Removes every `localStorage` entry whose name matches.
+fn remove_where(matches: impl Fn(&str) -> bool) {
     let Some(area) = area(&Key::Session) else { return };
-    let names: Vec<String> = (0..area.length().unwrap_or(0))
-        .filter_map(|i| area.key(i).ok().flatten())
-        .filter(|name| name == "perch.draft.new" || name.starts_with("perch.draft.reply."))
-        .collect();
+    let names: Vec<String> =
+        (0..area.length().unwrap_or(0)).filter_map(|i| area.key(i).ok().flatten()).filter(|n| matches(n)).collect();
     for name in names {
         let _ = area.remove_item(&name);
     }

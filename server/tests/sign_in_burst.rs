@@ -5,12 +5,25 @@ mod common;
 
 use common::flow::Flow;
 use common::Server;
+use std::sync::Arc;
 
 /// The process's peak resident memory, in MB (Linux).
 fn peak_rss_mb() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
     line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+}
+
+/// 200 wrong passwords for ada at once, attempt `i` from `client(i)`
+/// (through the trusted proxy); the statuses they got.
+async fn burst(flow: &Arc<Flow>, query: &[(&'static str, String)], client: impl Fn(usize) -> String) -> Vec<u16> {
+    let attempts = (0..200).map(|i| {
+        let (flow, query, client) = (flow.clone(), query.to_vec(), client(i));
+        tokio::spawn(async move {
+            flow.submit_from(Some(&client), &query, "ada", &format!("wrong-{i}"), &["user.get"], "allow").await.0
+        })
+    });
+    futures::future::join_all(attempts).await.into_iter().map(|r| r.unwrap()).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -21,16 +34,10 @@ async fn a_burst_of_wrong_passwords_is_counted_before_hashing_and_bounded() {
     })
     .await;
     server.user("ada").await;
-    let flow = std::sync::Arc::new(Flow::new(&server).await);
+    let flow = Arc::new(Flow::new(&server).await);
     eprintln!("before: peak {} MB", peak_rss_mb());
     let query = flow.query(&flow.redirect_uri, "user.get");
-    let burst = (0..200).map(|i| {
-        let (flow, query) = (flow.clone(), query.clone());
-        tokio::spawn(async move {
-            flow.submit_from(Some("203.0.113.5"), &query, "ada", &format!("wrong-{i}"), &["user.get"], "allow").await.0
-        })
-    });
-    let statuses: Vec<u16> = futures::future::join_all(burst).await.into_iter().map(|r| r.unwrap()).collect();
+    let statuses = burst(&flow, &query, |_| "203.0.113.5".to_owned()).await;
     let checked = statuses.iter().filter(|s| **s == 401).count();
     assert!(statuses.iter().all(|s| *s == 401 || *s == 429), "{statuses:?}");
     assert!(checked <= 10, "{checked} of 200 parallel wrong passwords were checked; the limit is 10");
@@ -57,18 +64,11 @@ async fn password_checks_from_many_addresses_run_a_few_at_a_time() {
     })
     .await;
     server.user("ada").await;
-    let flow = std::sync::Arc::new(Flow::new(&server).await);
+    let flow = Arc::new(Flow::new(&server).await);
     eprintln!("before: peak {} MB", peak_rss_mb());
     let query = flow.query(&flow.redirect_uri, "user.get");
     // Each attempt from its own address: no failure limit applies, only the bound.
-    let burst = (0..200).map(|i| {
-        let (flow, query) = (flow.clone(), query.clone());
-        tokio::spawn(async move {
-            let client = format!("198.18.{}.{}", i / 250, i % 250 + 1);
-            flow.submit_from(Some(&client), &query, "ada", "wrong", &["user.get"], "allow").await.0
-        })
-    });
-    let statuses: Vec<u16> = futures::future::join_all(burst).await.into_iter().map(|r| r.unwrap()).collect();
+    let statuses = burst(&flow, &query, |i| format!("198.18.{}.{}", i / 250, i % 250 + 1)).await;
     assert!(statuses.iter().all(|s| *s == 401 || *s == 429), "{statuses:?}");
     let peak = peak_rss_mb();
     eprintln!(

@@ -5,28 +5,65 @@
 //! `store/relations.rs`). An action the token may not perform is disabled,
 //! with the reason.
 
+use crate::api::{Api, ApiError};
 use crate::session::use_session;
 use crate::store::toggle::{shown_count, Next, Toggle};
-use crate::store::{learn_follow_from_owner_list, read_follow_back, read_like_back, use_store};
+use crate::store::{learn_follow_from_owner_list, read_follow_back, read_like_back, use_store, Store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use perch_model::{FollowAction, LikeAction, Operation, Subject};
 
-/// Sends toggle requests until the toggle settles; `send` makes one request
-/// and answers the state it left the server in; after a failure,
-/// `read_back` asks the server what is true.
-fn drive<F, Fut, B, BFut>(toggle: ArcRwSignal<Toggle>, error: RwSignal<Option<String>>, send: F, read_back: B)
-where
-    F: Fn() -> Fut + 'static,
-    Fut: std::future::Future<Output = Result<bool, crate::api::ApiError>> + 'static,
-    B: FnOnce() -> BFut + 'static,
-    BFut: std::future::Future<Output = ()> + 'static,
-{
+/// Which toggle a button drives, and on what.
+#[derive(Clone)]
+struct Target {
+    kind: Kind,
+    uuid: String,
+    api: Api,
+    store: Store,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Like,
+    Follow,
+}
+
+impl Target {
+    /// One toggle request; answers the state it left the server in.
+    async fn send(&self) -> Result<bool, ApiError> {
+        Ok(match self.kind {
+            Kind::Like => self.api.like(&self.uuid).await?.action == LikeAction::Liked,
+            Kind::Follow => self.api.follow(&self.uuid).await?.action == FollowAction::Followed,
+        })
+    }
+
+    /// The store hears every answer: the server went from `was` to `now`.
+    fn answered(&self, was: bool, now: bool) {
+        match self.kind {
+            Kind::Like => self.store.like_answered(&self.uuid, was, now),
+            Kind::Follow => self.store.follow_answered(&self.uuid, was, now),
+        }
+    }
+
+    /// After a failure: asks the server what is true.
+    async fn read_back(&self) {
+        match self.kind {
+            Kind::Like => read_like_back(&self.api, &self.store, &self.uuid).await,
+            Kind::Follow => read_follow_back(&self.api, &self.store, &self.uuid).await,
+        }
+    }
+}
+
+/// Sends toggle requests until the toggle settles; after a failure, reads
+/// the server's state back.
+fn drive(target: Target, toggle: ArcRwSignal<Toggle>, error: RwSignal<Option<String>>) {
     spawn_local(async move {
         loop {
-            match send().await {
+            let was = toggle.with_untracked(Toggle::server);
+            match target.send().await {
                 Ok(now) => {
+                    target.answered(was, now);
                     if toggle.try_update(|t| t.answered(now)) != Some(Next::Send) {
                         break;
                     }
@@ -35,7 +72,7 @@ where
                     let wanted = toggle.with_untracked(Toggle::shown);
                     toggle.update(Toggle::failed);
                     error.set(Some(e.explain()));
-                    read_back().await;
+                    target.read_back().await;
                     // The server did what was asked; only its answer was lost.
                     if toggle.with_untracked(Toggle::shown) == wanted {
                         error.set(None);
@@ -48,42 +85,17 @@ where
 }
 
 /// A click on a toggle button: flips it at once and, when a request is due,
-/// sends `request` (which answers the state it left the server in) until
-/// the toggle settles; `answered(was, now)` hears every answer.
-fn on_click<R, Fut, A, B, BFut>(
+/// drives the toggle until it settles.
+fn on_click(
+    target: Target,
     toggle: ArcRwSignal<Toggle>,
     error: RwSignal<Option<String>>,
-    request: R,
-    answered: A,
-    read_back: B,
-) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static
-where
-    R: Fn() -> Fut + Clone + 'static,
-    Fut: std::future::Future<Output = Result<bool, crate::api::ApiError>> + 'static,
-    A: Fn(bool, bool) + Clone + 'static,
-    B: Fn() -> BFut + Clone + 'static,
-    BFut: std::future::Future<Output = ()> + 'static,
-{
+) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
     move |_| {
         error.set(None);
-        if toggle.try_update(Toggle::click) != Some(Next::Send) {
-            return;
+        if toggle.try_update(Toggle::click) == Some(Next::Send) {
+            drive(target.clone(), toggle.clone(), error);
         }
-        let (settling, request, answered) = (toggle.clone(), request.clone(), answered.clone());
-        drive(
-            toggle.clone(),
-            error,
-            move || {
-                let (toggle, request, answered) = (settling.clone(), request.clone(), answered.clone());
-                async move {
-                    let was = toggle.with_untracked(Toggle::server);
-                    let now = request().await?;
-                    answered(was, now);
-                    Ok(now)
-                }
-            },
-            read_back.clone(),
-        );
     }
 }
 
@@ -103,28 +115,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
         let (toggle, post) = (toggle.clone(), post.clone());
         move || shown_count(post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0), &toggle.get())
     };
-    let click = on_click(
-        toggle.clone(),
-        error,
-        {
-            let (api, uuid) = (api.clone(), uuid.clone());
-            move || {
-                let (api, uuid) = (api.clone(), uuid.clone());
-                async move { Ok(api.like(&uuid).await?.action == LikeAction::Liked) }
-            }
-        },
-        {
-            let (store, uuid) = (store.clone(), uuid.clone());
-            move |was, now| store.like_answered(&uuid, was, now)
-        },
-        {
-            let (api, store) = (api.clone(), store.clone());
-            move || {
-                let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
-                async move { read_like_back(&api, &store, &uuid).await }
-            }
-        },
-    );
+    let click = on_click(Target { kind: Kind::Like, uuid, api, store }, toggle.clone(), error);
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)
@@ -155,28 +146,7 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
     learn_follow_from_owner_list(&api, &store, &uuid);
     let error = RwSignal::new(None::<String>);
     let refused = move || session.refusal(Operation::FollowUser, Subject::Post);
-    let click = on_click(
-        toggle.clone(),
-        error,
-        {
-            let (api, uuid) = (api.clone(), uuid.clone());
-            move || {
-                let (api, uuid) = (api.clone(), uuid.clone());
-                async move { Ok(api.follow(&uuid).await?.action == FollowAction::Followed) }
-            }
-        },
-        {
-            let (store, uuid) = (store.clone(), uuid.clone());
-            move |was, now| store.follow_answered(&uuid, was, now)
-        },
-        {
-            let (api, store) = (api.clone(), store.clone());
-            move || {
-                let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
-                async move { read_follow_back(&api, &store, &uuid).await }
-            }
-        },
-    );
+    let click = on_click(Target { kind: Kind::Follow, uuid, api, store }, toggle.clone(), error);
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)

@@ -239,8 +239,9 @@ pub async fn read_follow_back(api: &Api, store: &Store, uuid: &str) {
     };
     match followed {
         Some(followed) => {
-            let was = store.follow_toggle(uuid).with_untracked(Toggle::server);
-            store.follow_toggle(uuid).update(|t| t.learn(followed));
+            let toggle = store.follow_toggle(uuid);
+            let was = toggle.with_untracked(Toggle::server);
+            toggle.update(|t| t.learn(followed));
             if was != followed {
                 store.follow_changed(uuid, followed);
             }
