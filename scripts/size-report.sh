@@ -15,7 +15,7 @@ while IFS= read -r -d '' f; do
   br=$(brotli -q 11 -c "$f" | wc -c)
   printf '%-44s %10d %10d %10d\n' "${f#dist/}" "$raw" "$gz" "$br"
   case "$f" in *.wasm|*.js|*.css) first_load=$((first_load + br)) ;; esac
-done < <(find dist -type f -not -name '.*' -print0 | sort -z)
+done < <(find dist -type f -not -name '.*' -not -name '*.br' -not -name '*.gz' -print0 | sort -z)
 kb=$(awk -v b="$first_load" 'BEGIN { printf "%.1f", b / 1000 }')
 verdict=$(awk -v b="$first_load" -v l="$BUDGET_KB" 'BEGIN { print (b <= l * 1000) ? "within" : "OVER" }')
 echo

@@ -3,6 +3,7 @@
 //! pieces of the page live in `components/`.
 
 pub mod api;
+pub mod boot;
 pub mod components;
 pub mod config;
 pub mod drafts;
@@ -22,15 +23,22 @@ use leptos::prelude::*;
 use leptos_meta::provide_meta_context;
 use perch_model::ClientConfig;
 
-/// The whole app: the configuration first, then the pages.
+/// The whole app: the configuration first, then the pages. Until the
+/// configuration is known, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
     let config = LocalResource::new(config::load);
     move || match config.get() {
-        None => view! { <p class="starting" role="status">"Starting Perch…"</p> }.into_any(),
-        Some(Ok(config)) => view! { <routes::Shell config/> }.into_any(),
-        Some(Err(problem)) => view! { <config::ConfigProblem problem/> }.into_any(),
+        None => ().into_any(),
+        Some(Ok(config)) => {
+            boot::remove_frame();
+            view! { <routes::Shell config/> }.into_any()
+        }
+        Some(Err(problem)) => {
+            boot::remove_frame();
+            view! { <config::ConfigProblem problem/> }.into_any()
+        }
     }
 }
 

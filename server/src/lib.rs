@@ -109,8 +109,9 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
         .merge(oauth::router().layer(personal()))
         .route("/config.json", axum::routing::get(static_app::client_config));
     app = match &options.static_dir {
-        Some(dir) => app.fallback_service(static_app::service(dir)),
-        None => app.fallback(static_app::no_app),
+        Some(dir) if dir.join("robots.txt").is_file() => app.fallback_service(static_app::service(dir)),
+        Some(dir) => app.route("/robots.txt", axum::routing::get(static_app::robots_txt)).fallback_service(static_app::service(dir)),
+        None => app.route("/robots.txt", axum::routing::get(static_app::robots_txt)).fallback(static_app::no_app),
     };
     let mut app = app
         .with_state(state)

@@ -1,5 +1,6 @@
-//! Serving the built web app: its files, the fallback to `index.html` for
-//! client routes (`/post/…`, `/user/@…`), cache headers, and `config.json`.
+//! Serving the built web app: its files (the `.br`/`.gz` beside them when
+//! the browser takes one), the fallback to `index.html` for client routes
+//! (`/post/…`, `/user/@…`), cache headers, `config.json` and `robots.txt`.
 
 use axum::http::{header, HeaderValue, Request};
 use axum::response::{IntoResponse, Response};
@@ -70,11 +71,26 @@ pub fn content_security_policy(index_html: &str, connect_to: &[String]) -> Strin
     )
 }
 
+/// What crawlers may fetch: the app's pages, not the API or sign-in. Served
+/// when `--static` has no `robots.txt` of its own, and without an app.
+pub const ROBOTS_TXT: &str = "User-agent: *\nDisallow: /api/\nDisallow: /oauth/\nAllow: /\n";
+
+pub async fn robots_txt() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], ROBOTS_TXT)
+}
+
+/// The files of `dir`, each from its `.br` or `.gz` twin when the release
+/// build wrote one (`scripts/precompress.sh`) and the browser accepts it, so
+/// nothing is compressed per request at a low quality; unknown paths get
+/// `index.html`, for the app's own routes.
 pub fn service(dir: &Path) -> axum::routing::MethodRouter {
     let index = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
     let csp = HeaderValue::from_str(&content_security_policy(&index, &[]))
         .unwrap_or(HeaderValue::from_static("default-src 'self'"));
-    let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
+    let files = ServeDir::new(dir)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(ServeFile::new(dir.join("index.html")).precompressed_br().precompressed_gzip());
     axum::routing::get_service(files).layer(CompressionLayer::new()).layer(axum::middleware::from_fn(
         move |req: Request<axum::body::Body>, next: axum::middleware::Next| {
             let csp = csp.clone();
@@ -82,6 +98,10 @@ pub fn service(dir: &Path) -> axum::routing::MethodRouter {
                 let mut res = with_cache_control(req, next).await;
                 res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
                 res.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+                // Every file may come in another encoding: caches keep one copy per encoding.
+                if !res.headers().contains_key(header::VARY) {
+                    res.headers_mut().insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+                }
                 res
             }
         },

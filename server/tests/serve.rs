@@ -178,3 +178,58 @@ async fn every_answer_says_nosniff_and_no_referrer_and_personal_ones_are_never_s
     }
     h.server.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn precompressed_files_are_sent_as_they_are_with_vary() {
+    let h = serve_app().await;
+    let dist = h._dir.path().join("dist");
+    // Marker bodies, not real compressed data: what is on disk is sent unchanged.
+    std::fs::write(dist.join("perch-0123456789abcdef_bg.wasm.br"), b"brotli twin").unwrap();
+    std::fs::write(dist.join("perch-0123456789abcdef_bg.wasm.gz"), b"gzip twin").unwrap();
+    std::fs::write(dist.join("index.html.br"), b"brotli page").unwrap();
+    let http = reqwest::Client::new();
+    let get = |path: &str, accept: &'static str| {
+        http.get(format!("{}{path}", h.base)).header("accept-encoding", accept).send()
+    };
+    for (accept, encoding, body) in
+        [("gzip, deflate, br", Some("br"), "brotli twin"), ("gzip", Some("gzip"), "gzip twin"), ("identity", None, "\0asm")]
+    {
+        let res = get("/perch-0123456789abcdef_bg.wasm", accept).await.unwrap();
+        assert_eq!(res.status(), 200, "{accept}");
+        assert_eq!(res.headers().get("content-encoding").map(|v| v.to_str().unwrap()), encoding, "{accept}");
+        assert_eq!(res.headers()["content-type"], "application/wasm", "{accept}: the type of the file, not of .br");
+        assert!(res.headers()["vary"].to_str().unwrap().to_ascii_lowercase().contains("accept-encoding"), "{accept}");
+        assert_eq!(res.headers()["cache-control"], "public, max-age=31536000, immutable");
+        assert_eq!(res.bytes().await.unwrap().as_ref(), body.as_bytes(), "{accept}");
+    }
+    // A client route gets the compressed page too, revalidated every time.
+    let page = get("/post/abc", "br").await.unwrap();
+    assert_eq!(page.headers()["content-encoding"], "br");
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    assert_eq!(page.bytes().await.unwrap().as_ref(), b"brotli page");
+    h.server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn robots_txt_is_a_robots_file_not_the_app() {
+    let h = serve_app().await;
+    let res = reqwest::get(format!("{}/robots.txt", h.base)).await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    let text = res.text().await.unwrap();
+    assert!(text.starts_with("User-agent: *\n"), "{text}");
+    assert!(text.contains("Disallow: /api/\n") && !text.contains("<"), "{text}");
+    h.server.stop().await.unwrap();
+
+    // A robots.txt in the app's folder wins over the built-in one.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<title>Perch</title>").unwrap();
+    std::fs::write(dir.path().join("robots.txt"), "User-agent: *\nDisallow: /\n").unwrap();
+    let options =
+        ServeOptions { db: dir.path().join("db"), static_dir: Some(dir.path().to_owned()), ..ServeOptions::default() };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = start(listener, options).await.unwrap();
+    assert_eq!(reqwest::get(format!("{base}/robots.txt")).await.unwrap().text().await.unwrap(), "User-agent: *\nDisallow: /\n");
+    server.stop().await.unwrap();
+}

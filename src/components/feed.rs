@@ -1,7 +1,7 @@
 //! A paged list of posts as a `role="feed"`, with Load more (also pressed
 //! automatically when it scrolls into view), its empty state and its error.
 
-use super::post_card::PostCard;
+use super::post_card::{PostCard, PostSkeleton};
 use super::states::{Empty, ErrorBox};
 use crate::store::Paged;
 use leptos::prelude::*;
@@ -56,7 +56,13 @@ pub fn Feed(
         </div>
         {move || list.with(|l| (l.done && l.items.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
-        <div class="load-more" class:hidden=move || list.with(|l| l.done || l.error.is_some())>
+        // The first page loads behind placeholders; Load more shows only
+        // under a page, so nothing on screen is pushed down when posts arrive.
+        {move || list.with(|l| l.pages_loaded == 0 && l.loading).then(|| view! {
+            <PostSkeleton/><PostSkeleton/><PostSkeleton/>
+            <p class="visually-hidden" role="status">"Loading…"</p>
+        })}
+        <div class="load-more" class:hidden=move || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
                 {move || if list.with(|l| l.loading) { "Loading…" } else { "Load more" }}
             </button>

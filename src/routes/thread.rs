@@ -3,7 +3,7 @@
 
 use crate::api::ApiError;
 use crate::components::feed::Feed;
-use crate::components::post_card::{PostCard, PostSkeleton, Tombstone};
+use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::store::{load_next, use_store, ListKey, Store};
@@ -131,8 +131,8 @@ pub fn Thread() -> impl IntoView {
         }
     });
 
-    // Once the chain is in, bring the focused post into view and give it
-    // focus (unless coming back, or focus is elsewhere already).
+    // Once the chain is in, give the focused post focus (unless coming
+    // back, or focus is elsewhere already).
     let focused_once = StoredValue::new(String::new());
     Effect::new({
         let store = store.clone();
@@ -145,12 +145,11 @@ pub fn Thread() -> impl IntoView {
             }
             focused_once.set_value(uuid);
             let has_ancestors = !chain.is_empty();
+            // No scrolling here: `keep_in_place` kept the post where the
+            // reader first saw it while the ancestors arrived above it.
             request_animation_frame(move || {
                 use wasm_bindgen::JsCast;
                 let Some(article) = document().query_selector("article.focused").ok().flatten() else { return };
-                if has_ancestors {
-                    article.scroll_into_view_with_bool(true);
-                }
                 let free = document().active_element().is_none_or(|a| matches!(a.tag_name().as_str(), "BODY" | "H1"));
                 if let (true, Some(el)) = (free && has_ancestors, article.dyn_ref::<web_sys::HtmlElement>()) {
                     let _ = el.focus();
@@ -168,6 +167,10 @@ pub fn Thread() -> impl IntoView {
         move || author().map(|name| format!("Post by {name}")).unwrap_or_else(|| "Post".into())
     });
     let signed_in = crate::session::use_session();
+    let known = Memo::new({
+        let store = store.clone();
+        move |_| store.post(&uuid.get()).is_some()
+    });
     let not_found =
         move || error.with(|e| e.as_ref().is_some_and(ApiError::is_not_found)) || store.is_deleted(&uuid.get());
 
@@ -184,28 +187,60 @@ pub fn Thread() -> impl IntoView {
                 view! {
                     <PageHeading text=heading/>
                     <div class="ancestors">
-                        {move || chain.get().into_iter().map(|a| match a {
-                            Ancestor::Post(uuid) => view! { <PostCard uuid/> }.into_any(),
-                            Ancestor::Deleted => view! { <Tombstone/> }.into_any(),
-                            Ancestor::Missing(_) => view! { <PostSkeleton/> }.into_any(),
-                        }).collect_view()}
+                        // The whole chain at once, when its last post is in: one
+                        // change above the focused post, made up for by one scroll.
+                        {move || {
+                            let chain = chain.get();
+                            if chain.iter().any(|a| matches!(a, Ancestor::Missing(_))) {
+                                return None;
+                            }
+                            keep_in_place(".thread-rest");
+                            Some(chain.into_iter().map(|a| match a {
+                                Ancestor::Post(uuid) => view! { <PostCard uuid/> }.into_any(),
+                                Ancestor::Deleted => view! { <Tombstone/> }.into_any(),
+                                Ancestor::Missing(_) => ().into_any(),
+                            }).collect_view())
+                        }}
                     </div>
+                    // Below a chain of ancestors, at least a screen's height, so
+                    // the focused post can always be scrolled to the top and
+                    // stays put while ancestors arrive above it.
+                    <div class="thread-rest" class:below-ancestors=move || !chain.with(Vec::is_empty)>
                     {move || match error.get() {
                         Some(e) => view! { <ErrorBox error=e retry=Callback::new(move |_| attempt.update(|n| *n += 1))/> }.into_any(),
                         None => view! { <PostCard uuid=uuid.get() focused=true/> }.into_any(),
                     }}
                     <ReplyBox uuid=uuid/>
-                    // Signed out, the post's box already says to sign in; once is enough.
-                    {move || signed_in.is_signed_in().then(|| view! {
+                    // Signed out, the post's box already says to sign in; once is
+                    // enough. Until the post is known, nothing below it is drawn,
+                    // so its arrival moves nothing down (no layout shift).
+                    {move || (signed_in.is_signed_in() && known.get()).then(|| view! {
                         <section class="replies" aria-labelledby="replies-heading">
                             <h2 id="replies-heading">"Replies"</h2>
                             <Feed list load_more label="Replies" empty="No replies yet."/>
                         </section>
                     })}
+                    </div>
                 }.into_any()
             }}
         </main>
     }
+}
+
+/// Called just before the DOM above `selector` changes: once the change is
+/// in, and before the browser paints, scrolls by as much as that element
+/// moved, so what the reader sees stays where it was. (The browser's own
+/// scroll anchoring does nothing at the top of a page.)
+fn keep_in_place(selector: &'static str) {
+    let top = move || document().query_selector(selector).ok().flatten().map(|a| a.get_bounding_client_rect().top());
+    let Some(before) = top() else { return };
+    queue_microtask(move || {
+        if let Some(after) = top() {
+            if after != before {
+                window().scroll_by_with_x_and_y(0.0, after - before);
+            }
+        }
+    });
 }
 
 /// The reply box under the focused post, or why there is none. It depends

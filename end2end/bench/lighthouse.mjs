@@ -1,0 +1,122 @@
+// Benchmark, not a test: Lighthouse (mobile preset: simulated slow 4G, 4x
+// CPU slowdown) on four pages of the release app against the release
+// server with the demo data, signed in, with a cold HTTP cache and a warm
+// one. Prints every run, then the median and the spread (min–max) per page.
+// Run by scripts/lighthouse.sh, which builds and starts the server.
+//
+// How it signs in and still lets Lighthouse load the page: Chromium runs
+// with a debugging port; Playwright signs in on the default (persistent)
+// profile, so the session is in that profile's localStorage; Lighthouse
+// then connects to the same port with storage reset off. The HTTP cache is
+// emptied through the DevTools protocol before each cold run, and a warm
+// run follows a plain visit of the same page.
+import { chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [base, token, reportDir] = process.argv.slice(2);
+const RUNS = Number(process.env.RUNS ?? 3);
+const PORT = Number(process.env.DEBUG_PORT ?? 9333);
+const api = `${base}/api/v1`;
+
+async function get(path) {
+  const res = await fetch(`${api}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+  return res.json();
+}
+
+// A thread with replies and a profile, from the demo data.
+const me = await get('/user');
+const threadPost = await (async () => {
+  for (const name of ['mira', 'ines', 'tomas', me.username]) {
+    const page = await get(`/user/@${name}/posts/1`);
+    const posts = Array.isArray(page) ? page : page.posts ?? page.items ?? [];
+    const withReplies = posts.find((p) => p.reply_count > 1);
+    if (withReplies) return withReplies;
+  }
+  throw new Error('no demo post with replies');
+})();
+const pages = [
+  ['home', '/'],
+  ['thread', `/post/${threadPost.uuid}`],
+  ['profile', `/user/@${threadPost.author.username}`],
+  ['sign-in', '/signin'],
+];
+
+const profileDir = mkdtempSync(join(tmpdir(), 'perch-lighthouse-'));
+const context = await chromium.launchPersistentContext(profileDir, {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    `--remote-debugging-port=${PORT}`, '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  ],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+await page.goto(`${base}/signin`);
+await page.getByLabel('Access token', { exact: true }).fill(token);
+await page.getByRole('button', { name: 'Sign in with token' }).click();
+await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+const cdp = await context.newCDPSession(page);
+
+const metrics = {
+  performance: (r) => r.categories.performance.score,
+  accessibility: (r) => r.categories.accessibility.score,
+  'best-practices': (r) => r.categories['best-practices'].score,
+  seo: (r) => r.categories.seo.score,
+  'FCP s': (r) => r.audits['first-contentful-paint'].numericValue / 1000,
+  'LCP s': (r) => r.audits['largest-contentful-paint'].numericValue / 1000,
+  'TBT ms': (r) => r.audits['total-blocking-time'].numericValue,
+  CLS: (r) => r.audits['cumulative-layout-shift'].numericValue,
+  'KB': (r) => r.audits['total-byte-weight'].numericValue / 1000,
+};
+const digits = { 'TBT ms': 0, KB: 1, 'FCP s': 2, 'LCP s': 2, CLS: 3 };
+const fmt = (name, v) => (v == null ? '–' : v.toFixed(digits[name] ?? 2));
+
+const results = []; // { page, cache, values: {metric: [..]} }
+for (const [name, path] of pages) {
+  for (const cache of ['cold', 'warm']) {
+    const values = Object.fromEntries(Object.keys(metrics).map((m) => [m, []]));
+    for (let run = 1; run <= RUNS; run++) {
+      await page.goto('about:blank');
+      if (cache === 'cold') {
+        await cdp.send('Network.clearBrowserCache');
+      } else {
+        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+        await page.goto('about:blank');
+      }
+      const result = await lighthouse(`${base}${path}`, {
+        port: PORT,
+        output: 'json',
+        logLevel: 'error',
+        disableStorageReset: true,
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      const lhr = result.lhr;
+      if (reportDir) writeFileSync(join(reportDir, `${name}-${cache}-${run}.json`), result.report);
+      for (const [m, read] of Object.entries(metrics)) values[m].push(read(lhr));
+      console.log(`${name.padEnd(8)} ${cache} run ${run}: ` +
+        Object.keys(metrics).map((m) => `${m} ${fmt(m, values[m].at(-1))}`).join(', '));
+    }
+    results.push({ name, cache, values });
+  }
+}
+await context.close();
+rmSync(profileDir, { recursive: true, force: true });
+
+// The summary: median, and min–max over the runs.
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+console.log(`\nLighthouse ${lighthouse.version ?? ''} mobile preset, ${RUNS} runs each: median (min–max)\n`);
+const header = ['page', 'cache', ...Object.keys(metrics)];
+console.log(`| ${header.join(' | ')} |`);
+console.log(`|${header.map(() => '---').join('|')}|`);
+for (const { name, cache, values } of results) {
+  const cells = Object.keys(metrics).map((m) => {
+    const xs = values[m];
+    const lo = Math.min(...xs), hi = Math.max(...xs);
+    return lo === hi ? fmt(m, lo) : `${fmt(m, median(xs))} (${fmt(m, lo)}–${fmt(m, hi)})`;
+  });
+  console.log(`| ${name} | ${cache} | ${cells.join(' | ')} |`);
+}
