@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-native test-wasm test-e2e test-openapi size bench-server bench-timeline
+.PHONY: run test setup app test-native test-wasm test-e2e test-openapi test-size size bench-server bench-timeline lighthouse
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -56,3 +56,8 @@ bench-server:
 # Benchmark, not a test: the home timeline in Chromium with 50 follows.
 bench-timeline: setup app
 	./scripts/bench-timeline.sh
+
+# Benchmark, not a test: Lighthouse (mobile) on four pages, cold and warm
+# cache, 3 runs each, on the release app and server (docs/performance.md).
+lighthouse: setup app
+	./scripts/lighthouse.sh

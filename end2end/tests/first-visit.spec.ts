@@ -1,0 +1,113 @@
+// A first visit: the page frame is painted from index.html before the wasm
+// arrives, the app takes it over without moving it, nothing shifts as
+// posts arrive, and the files come precompressed with the right headers.
+import { test, expect, expectAccessible } from './fixtures';
+import { signInWithToken, token, api } from './helpers';
+import type { Page } from '@playwright/test';
+
+/** Sums the layout shifts the page reports from its start (the Layout
+ *  Instability API, as Lighthouse's CLS), ignoring shifts after input. */
+async function recordLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    (window as any).__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as any[]) {
+        if (!e.hadRecentInput) (window as any).__shifts.push({ value: e.value, sources: e.sources.map((s: any) => s.node?.className ?? s.node?.nodeName) });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+const shifts = (page: Page) => page.evaluate(() => (window as any).__shifts as { value: number; sources: string[] }[]);
+const total = (list: { value: number }[]) => list.reduce((sum, s) => sum + s.value, 0);
+
+test('before the wasm arrives, index.html already shows the page frame', async ({ page }) => {
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto('/');
+  const frame = page.locator('#boot');
+  await expect(frame.getByRole('link', { name: 'Perch' })).toBeVisible();
+  await expect(frame.getByRole('status')).toHaveText('Loading Perch…');
+  await expect(page).toHaveTitle('Perch');
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /Perch/);
+  await expectAccessible(page);
+});
+
+test('the app takes over the frame in place, with nothing shifting', async ({ page }) => {
+  await recordLayoutShifts(page);
+  // Hold the wasm back until the frame has been measured.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/signin');
+  const brand = page.locator('.site-header .brand');
+  await expect(page.locator('#boot')).toBeVisible();
+  const before = await brand.boundingBox();
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await expect(page.locator('#boot')).toHaveCount(0);
+  await expect(page.locator('main')).toHaveCount(1);
+  await expect(page.locator('header.site-header')).toHaveCount(1);
+  expect(await brand.boundingBox()).toEqual(before);
+  expect(await shifts(page)).toEqual([]);
+});
+
+test('a deep thread and a profile load without layout shift', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const tok = token('mira');
+  const me = await api(page, tok, '/user');
+  let deepest: any;
+  for (let n = 1; !deepest && n < 15; n++) {
+    const posts = (await api(page, tok, `/user/${me.uuid}/posts/${n}`)).posts as any[];
+    deepest = posts.find((p) => String(p.content).includes('level 6 of the long thread'));
+  }
+  await recordLayoutShifts(page);
+  await page.goto(`/post/${deepest.uuid}`);
+  const focused = page.locator('article.focused');
+  await expect(page.locator('.ancestors article')).toHaveCount(6);
+  await expect(page.locator('.replies [role=feed] article').first()).toBeVisible();
+  await expect(focused).toBeInViewport();
+  // The ancestors arrived above the post; the page scrolled by as much,
+  // so the reader's view did not move.
+  expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0);
+  const thread = await shifts(page);
+  expect(total(thread), JSON.stringify(thread)).toBeLessThanOrEqual(0.05);
+
+  await page.goto('/user/@mira');
+  await expect(page.getByRole('feed', { name: 'Posts' }).locator('article').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Load more' })).toBeVisible();
+  const profile = await shifts(page);
+  expect(total(profile), JSON.stringify(profile)).toBeLessThanOrEqual(0.05);
+});
+
+test('the app files come precompressed, cached by version, with Vary', async ({ page }) => {
+  const answers = new Map<string, Record<string, string>>();
+  page.on('response', async (res) => answers.set(new URL(res.url()).pathname, await res.allHeaders()));
+  await page.goto('/');
+  await expect(page.locator('#boot')).toHaveCount(0);
+  const wasm = [...answers.keys()].find((p) => p.endsWith('.wasm'))!;
+  const js = [...answers.keys()].find((p) => /perch-.*\.js$/.test(p))!;
+  for (const path of [wasm, js]) {
+    const headers = answers.get(path)!;
+    expect(headers['content-encoding'], path).toBe('br');
+    expect(headers['vary'], path).toMatch(/accept-encoding/i);
+    expect(headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
+  }
+  expect(answers.get('/')!['cache-control']).toBe('no-cache');
+  // config.json is preloaded from the HTML and fetched once.
+  const configFetches: string[] = [];
+  page.on('request', (req) => { if (req.url().endsWith('/config.json')) configFetches.push(req.url()); });
+  await page.reload();
+  await expect(page.locator('#boot')).toHaveCount(0);
+  expect(configFetches).toHaveLength(1);
+});
+
+test('robots.txt and the icon are real files, not the app', async ({ request }) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.headers()['content-type']).toMatch(/^text\/plain/);
+  expect(await robots.text()).toMatch(/^User-agent: \*\n(.*\n)*Disallow: \/api\//);
+  const icon = await request.get('/icon.svg');
+  expect(icon.headers()['content-type']).toBe('image/svg+xml');
+  expect(await icon.text()).toContain('<svg');
+});
