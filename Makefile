@@ -15,7 +15,7 @@ run: setup app
 	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo
 
 test: setup
-	$(MAKE) --no-print-directory test-native test-openapi test-wasm app test-e2e
+	$(MAKE) --no-print-directory test-native test-openapi test-wasm app test-size test-e2e
 	@echo "make test: every suite passed"
 
 setup:
@@ -44,6 +44,11 @@ test-wasm:
 test-e2e:
 	cargo test --workspace --no-run --quiet
 	cd end2end && playwright test
+
+# The size check: the release bundle's first load (brotli) must not grow
+# past its recorded limit (scripts/size-report.sh, docs/size.md).
+test-size:
+	./scripts/size-report.sh --check
 
 # Benchmark, not a test: the size of what a browser downloads.
 size: setup

@@ -70,5 +70,5 @@ pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
             });
         }
     });
-    view! { <h1 tabindex="-1" node_ref=heading class="page-heading">{move || text.get()}</h1> }
+    view! { <h1 tabindex="-1" node_ref=heading class="page-heading" dir="auto">{move || text.get()}</h1> }
 }

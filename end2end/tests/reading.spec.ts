@@ -252,3 +252,44 @@ for (const path of ['/user/@yuki', '/signin']) {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 }
+
+test('right-to-left names, posts and typing read right to left without breaking the layout', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await signInWithToken(page, 'mira');
+  // An Arabic post of Leila's (whose display name is Arabic), removed afterwards.
+  const leila = token('leila');
+  const res = await page.request.post('/api/v1/post', {
+    headers: { Authorization: `Bearer ${leila}` },
+    data: { content: 'مرحبا بالجميع، هذا منشور باللغة العربية مع كلمة English في وسطه.' },
+  });
+  expect(res.ok()).toBeTruthy();
+  const post = await res.json();
+  try {
+    await page.goto(`/post/${post.uuid}`);
+    const content = page.locator('article.focused .post-content');
+    await expect(content).toContainText('مرحبا');
+    expect(await content.evaluate((el) => el.matches(':dir(rtl)'))).toBe(true);
+    const name = page.locator('article.focused .display-name');
+    expect(await name.evaluate((el) => el.matches(':dir(rtl)'))).toBe(true);
+    // The handle beside the name stays left to right.
+    expect(await page.locator('article.focused .handle').evaluate((el) => el.matches(':dir(ltr)'))).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    await page.goto('/user/@leila');
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toContainText('ليلى');
+    expect(await heading.evaluate((el) => el.matches(':dir(rtl)'))).toBe(true);
+    // Leila's bio is English: it stays left to right.
+    expect(await page.locator('.bio').evaluate((el) => el.matches(':dir(ltr)'))).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    // Typing Arabic in the composer turns the box right to left.
+    await page.goto('/');
+    const box = page.getByLabel('Post text');
+    await box.fill('اختبار');
+    expect(await box.evaluate((el) => el.matches(':dir(rtl)'))).toBe(true);
+    await box.fill('');
+  } finally {
+    await page.request.delete(`/api/v1/post/${post.uuid}`, { headers: { Authorization: `Bearer ${leila}` } });
+  }
+});

@@ -503,3 +503,45 @@ async fn a_read_after_anyone_s_write_sees_it_and_answers_are_kept_per_caller_and
     assert_eq!(ada.delete(&format!("/post/{post}")).await.0, 200);
     assert_error(&bob.get(&format!("/post/{post}")).await, 404);
 }
+
+#[tokio::test]
+async fn api_answers_are_compressed_for_clients_that_accept_it_but_oauth_answers_never() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let ada = server.client("ada").await;
+    for n in 0..20 {
+        ada.call("POST", "/post", Some(json!({ "content": format!("Post {n}: words that repeat, words that repeat.") }))).await;
+    }
+    let me = ada.get("/user").await.1;
+    let token = server.token("ada", &[Scope::UserGet, Scope::PostGet]).await;
+    let http = reqwest::Client::new();
+    let page = http
+        .get(format!("{}/api/v1/user/{}/posts/1", server.base, me["uuid"].as_str().unwrap()))
+        .bearer_auth(&token)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers().get("content-encoding").map(|v| v.to_str().unwrap()), Some("gzip"));
+    assert_eq!(page.headers()["cache-control"], "no-store", "still personal");
+    // Without Accept-Encoding, plain JSON as before.
+    let plain = http
+        .get(format!("{}/api/v1/user/{}/posts/1", server.base, me["uuid"].as_str().unwrap()))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert!(plain.json::<Value>().await.unwrap()["posts"].as_array().unwrap().len() >= 15);
+    // The token endpoint's answers hold secrets next to what a client sent: never compressed.
+    let token_answer = http
+        .post(format!("{}/api/oauth/refreshtoken", server.base))
+        .header("accept-encoding", "gzip, br")
+        .json(&json!({ "refreshToken": "made-up-but-long-enough-to-be-worth-compressing" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(token_answer.status(), 401);
+    assert!(token_answer.headers().get("content-encoding").is_none());
+}

@@ -85,6 +85,7 @@ pub fn Composer(
             <label for=field_id>"Post text"</label>
             <textarea
                 id=field_id
+                dir="auto"
                 rows="4"
                 aria-describedby=counter_id.clone()
                 prop:value=move || text.get()

@@ -44,7 +44,7 @@ fn AccountMenu() -> impl IntoView {
         <details class="account-menu">
             <summary>{format!("@{}", user.username)}</summary>
             <div class="account-panel">
-                <p>"Signed in as " <strong>{user.shown_name().to_owned()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
+                <p>"Signed in as " <strong dir="auto">{user.shown_name().to_owned()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
                 <p class="scopes-title">{if known { "This sign-in allows:" } else { "This token allows (as far as Perch has learned):" }}</p>
                 <ul class="scopes">
                     {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}

@@ -80,7 +80,7 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
     view! {
         <form class="edit-form" on:submit=save>
             <label for=field_id.clone()>"Edit post text"</label>
-            <textarea id=field_id rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
+            <textarea id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
                 on:input=move |ev| typed(event_target_value(&ev))></textarea>
             <div class="composer-row">
                 <Counter text id=counter_id/>

@@ -25,7 +25,7 @@ pub fn PostContent(content: String) -> impl IntoView {
             }
         })
         .collect_view();
-    view! { <p class="post-content">{parts}</p> }
+    view! { <p class="post-content" dir="auto">{parts}</p> }
 }
 
 /// A `<time>` with the relative time, the absolute one as its title.
@@ -124,7 +124,7 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
             <header class="post-head">
                 <super::avatar::Avatar src=author.avatar.clone() name=name.clone()/>
                 <A href=profile.clone() attr:class="author" attr:id=heading_id>
-                    <span class="display-name">{name}</span>
+                    <span class="display-name" dir="auto">{name}</span>
                     " "
                     <span class="handle">{format!("@{}", author.username)}</span>
                 </A>

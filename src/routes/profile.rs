@@ -127,7 +127,7 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
                 })}
             </div>
         </header>
-        {(!user.bio.is_empty()).then(|| view! { <p class="bio">{user.bio.clone()}</p> })}
+        {(!user.bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{user.bio.clone()}</p> })}
         <p class="joined">"Joined " <Time at=user.joined/></p>
         <p class="counts">
             <A href=format!("/user/{at}/followers")><strong>{followers.clone()}</strong>{move || if followers() == 1 { " follower" } else { " followers" }}</A>

@@ -118,9 +118,9 @@ fn UserCard(uuid: String) -> impl IntoView {
                     <crate::components::avatar::Avatar src=u.avatar.clone() name=name.clone()/>
                     <div>
                         <A href=format!("/user/@{}", u.username) attr:class="author">
-                            <span class="display-name">{name}</span> " " <span class="handle">{format!("@{}", u.username)}</span>
+                            <span class="display-name" dir="auto">{name}</span> " " <span class="handle">{format!("@{}", u.username)}</span>
                         </A>
-                        {(!u.bio.is_empty()).then(|| view! { <p class="bio">{u.bio.clone()}</p> })}
+                        {(!u.bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{u.bio.clone()}</p> })}
                     </div>
                     <crate::components::toggle_buttons::FollowButton uuid=u.uuid.clone()/>
                 </div>
