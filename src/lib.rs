@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod boot;
+pub mod clock;
 pub mod components;
 pub mod config;
 pub mod drafts;

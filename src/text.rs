@@ -75,45 +75,32 @@ pub fn segments(content: &str) -> Vec<Segment> {
     out
 }
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/// A short time relative to `now_ms`: "now", "5m", "3h", "2d", "Nov 3", "Nov 3, 2025".
-pub fn relative_time(at: Timestamp, now_ms: i64) -> String {
+/// A short time relative to `now_ms`: "now", "5m", "3h", "2d"; `None` from
+/// a week on, when the day is shown instead (`clock::day`, in the reader's
+/// time zone and language).
+pub fn relative_time(at: Timestamp, now_ms: i64) -> Option<String> {
     let secs = (now_ms - at.millis()).max(0) / 1000;
-    match secs {
+    Some(match secs {
         0..=44 => "now".into(),
         45..=3599 => format!("{}m", (secs + 30) / 60),
         3600..=86_399 => format!("{}h", secs / 3600),
         86_400..=604_799 => format!("{}d", secs / 86_400),
-        _ => {
-            let (y, m, d, ..) = at.parts();
-            let (now_y, ..) = Timestamp(now_ms).parts();
-            if y == now_y {
-                format!("{} {d}", MONTHS[(m - 1) as usize])
-            } else {
-                format!("{} {d}, {y}", MONTHS[(m - 1) as usize])
-            }
-        }
-    }
+        _ => return None,
+    })
 }
 
-/// The same, in words for screen readers: "5 minutes ago".
-pub fn relative_time_words(at: Timestamp, now_ms: i64) -> String {
+/// The same in words for screen readers, "5 minutes ago"; `None` from a
+/// week on, when the full date is read instead.
+pub fn relative_time_words(at: Timestamp, now_ms: i64) -> Option<String> {
     let secs = (now_ms - at.millis()).max(0) / 1000;
     let plural = |n: i64, unit: &str| format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" });
-    match secs {
+    Some(match secs {
         0..=44 => "just now".into(),
         45..=3599 => plural((secs + 30) / 60, "minute"),
         3600..=86_399 => plural(secs / 3600, "hour"),
         86_400..=604_799 => plural(secs / 86_400, "day"),
-        _ => absolute_time(at),
-    }
-}
-
-/// The absolute time in UTC: "22 Nov 2026, 12:00 UTC".
-pub fn absolute_time(at: Timestamp) -> String {
-    let (y, m, d, h, mi, ..) = at.parts();
-    format!("{d} {} {y}, {h:02}:{mi:02} UTC", MONTHS[(m - 1) as usize])
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -173,15 +160,18 @@ mod tests {
     fn relative_times() {
         let now = Timestamp::parse("2026-11-22T12:00:00Z").unwrap().millis();
         let ago = |secs: i64| Timestamp(now - secs * 1000);
-        assert_eq!(relative_time(ago(10), now), "now");
-        assert_eq!(relative_time(ago(-30), now), "now", "a clock a little ahead is not the future");
-        assert_eq!(relative_time(ago(5 * 60), now), "5m");
-        assert_eq!(relative_time(ago(3 * 3600 + 59), now), "3h");
-        assert_eq!(relative_time(ago(2 * 86_400), now), "2d");
-        assert_eq!(relative_time(ago(19 * 86_400), now), "Nov 3");
-        assert_eq!(relative_time(Timestamp::parse("2025-06-01T00:00:00Z").unwrap(), now), "Jun 1, 2025");
-        assert_eq!(relative_time_words(ago(60), now), "1 minute ago");
-        assert_eq!(relative_time_words(ago(7200), now), "2 hours ago");
-        assert_eq!(absolute_time(ago(0)), "22 Nov 2026, 12:00 UTC");
+        let short = |secs: i64| relative_time(ago(secs), now);
+        assert_eq!(short(10).as_deref(), Some("now"));
+        assert_eq!(short(-30).as_deref(), Some("now"), "a clock a little ahead is not the future");
+        assert_eq!(short(44).as_deref(), Some("now"));
+        assert_eq!(short(45).as_deref(), Some("1m"));
+        assert_eq!(short(5 * 60).as_deref(), Some("5m"));
+        assert_eq!(short(3 * 3600 + 59).as_deref(), Some("3h"));
+        assert_eq!(short(2 * 86_400).as_deref(), Some("2d"));
+        assert_eq!(short(7 * 86_400 - 1).as_deref(), Some("6d"));
+        assert_eq!(short(7 * 86_400), None, "a week on, the day is shown");
+        assert_eq!(relative_time_words(ago(60), now).as_deref(), Some("1 minute ago"));
+        assert_eq!(relative_time_words(ago(7200), now).as_deref(), Some("2 hours ago"));
+        assert_eq!(relative_time_words(ago(8 * 86_400), now), None);
     }
 }

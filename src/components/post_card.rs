@@ -4,7 +4,7 @@
 //! rendered as text nodes and links only, never as markup.
 
 use crate::store::use_store;
-use crate::text::{absolute_time, relative_time, relative_time_words, segments, Segment};
+use crate::text::{relative_time, relative_time_words, segments, Segment};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use perch_model::{Parent, Post};
@@ -28,14 +28,24 @@ pub fn PostContent(content: String) -> impl IntoView {
     view! { <p class="post-content" dir="auto">{parts}</p> }
 }
 
-/// A `<time>` with the relative time, the absolute one as its title.
+/// A `<time>` with the relative time, kept up to date by the page's clock
+/// (or the day, from a week on), and the full date and time where the
+/// reader is as its title.
 #[component]
 pub fn Time(at: Option<perch_model::Timestamp>) -> impl IntoView {
+    use crate::clock;
     at.map(|at| {
-        let now = js_sys::Date::now() as i64;
+        let full = clock::full(at);
+        let spoken = {
+            let full = full.clone();
+            move || relative_time_words(at, clock::now()).unwrap_or_else(|| full.clone())
+        };
         view! {
-            <time datetime=at.to_rfc3339() title=absolute_time(at) aria-label=relative_time_words(at, now)>
-                {relative_time(at, now)}
+            <time datetime=at.to_rfc3339() title=full aria-label=spoken>
+                {move || {
+                    let now = clock::now();
+                    relative_time(at, now).unwrap_or_else(|| clock::day(at, now))
+                }}
             </time>
         }
     })

@@ -33,6 +33,7 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
     provide_context(crate::timeline::HomeTimeline::new(api, store.clone(), session));
     provide_context(store);
     provide_context(config);
+    crate::clock::provide();
     let help = crate::shortcuts::Help(RwSignal::new(false));
     crate::shortcuts::install(help);
     provide_context(help);

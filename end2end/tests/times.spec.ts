@@ -1,0 +1,57 @@
+// Times as a reader sees them: relative times that move on while the page
+// stays open, and absolute times in the reader's own time zone and language.
+import { test, expect } from './fixtures';
+import { signInWithToken, token } from './helpers';
+
+test.use({ timezoneId: 'Asia/Tokyo', locale: 'de-DE' });
+
+test('relative times move on while the page is open, and dates are the reader\'s own', async ({ page }) => {
+  await page.clock.install();
+  await signInWithToken(page, 'mira');
+  const mira = token('mira');
+  const res = await page.request.post('/api/v1/post', {
+    headers: { Authorization: `Bearer ${mira}` },
+    data: { content: 'A post to watch the clock on.' },
+  });
+  expect(res.ok()).toBeTruthy();
+  const post = await res.json();
+  try {
+    await page.goto(`/post/${post.uuid}`);
+    const time = page.locator('article.focused .post-head time');
+    await expect(time).toHaveText('now');
+    await page.clock.fastForward('05:00');
+    await expect(time).toHaveText('5m');
+    await expect(time).toHaveAttribute('aria-label', '5 minutes ago');
+    await page.clock.fastForward('02:00:00');
+    await expect(time).toHaveText('2h');
+
+    // The title is the full date and time in Tokyo, in German.
+    const iso = await time.getAttribute('datetime');
+    const full = await page.evaluate(
+      (at) => new Date(at!).toLocaleString('de-DE', { timeZone: 'Asia/Tokyo', dateStyle: 'full', timeStyle: 'short' }),
+      iso,
+    );
+    await expect(time).toHaveAttribute('title', full);
+    expect(full).not.toContain('UTC');
+
+    // From a week on, the day is shown, also in the reader's language.
+    await page.goto('/user/@mira');
+    const times = page.getByRole('feed', { name: 'Posts' }).locator('.post-head time');
+    await expect(times.first()).toBeVisible();
+    await page.getByRole('feed', { name: 'Posts' }).press('End');
+    let old = times.filter({ hasNotText: /^(now|\d+[mhd])$/ }).first();
+    for (let i = 0; i < 10 && (await old.count()) === 0; i++) {
+      await page.getByRole('button', { name: 'Load more' }).click();
+      old = times.filter({ hasNotText: /^(now|\d+[mhd])$/ }).first();
+    }
+    const oldIso = await old.getAttribute('datetime');
+    const day = await page.evaluate((at) => {
+      const d = new Date(at!);
+      const sameYear = d.getFullYear() === new Date().getFullYear();
+      return d.toLocaleString('de-DE', { timeZone: 'Asia/Tokyo', month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) });
+    }, oldIso);
+    await expect(old).toHaveText(day);
+  } finally {
+    await page.request.delete(`/api/v1/post/${post.uuid}`, { headers: { Authorization: `Bearer ${mira}` } });
+  }
+});

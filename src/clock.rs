@@ -1,0 +1,76 @@
+//! The page's clock and how it writes times: one `now` signal that every
+//! relative time ("5m") reads, moved on every 15 seconds while the tab is
+//! visible and at once when it becomes visible again; and absolute times
+//! in the reader's own time zone and language (`Intl`, through
+//! `Date.toLocaleString`).
+
+use leptos::prelude::*;
+use perch_model::Timestamp;
+use std::time::Duration;
+use wasm_bindgen::JsValue;
+
+/// How often relative times are brought up to date.
+const TICK: Duration = Duration::from_secs(15);
+
+/// The time relative times are shown against, in milliseconds.
+#[derive(Clone, Copy)]
+pub struct Now(pub ReadSignal<i64>);
+
+/// Starts the clock and puts it in context.
+pub fn provide() {
+    let (now, set_now) = signal(js_sys::Date::now() as i64);
+    let visible = || document().visibility_state() == web_sys::VisibilityState::Visible;
+    if let Ok(handle) = set_interval_with_handle(
+        move || {
+            if visible() {
+                set_now.set(js_sys::Date::now() as i64);
+            }
+        },
+        TICK,
+    ) {
+        on_cleanup(move || handle.clear());
+    }
+    let handle = window_event_listener_untyped("visibilitychange", move |_| {
+        if visible() {
+            set_now.set(js_sys::Date::now() as i64);
+        }
+    });
+    on_cleanup(move || handle.remove());
+    provide_context(Now(now));
+}
+
+/// The clock's current reading, tracked; the browser's time when there is
+/// no clock in context (a component rendered alone, in a test).
+pub fn now() -> i64 {
+    match use_context::<Now>() {
+        Some(Now(now)) => now.get(),
+        None => js_sys::Date::now() as i64,
+    }
+}
+
+fn local(at: Timestamp, options: &[(&str, &str)]) -> String {
+    let date = js_sys::Date::new(&JsValue::from_f64(at.millis() as f64));
+    let opts = js_sys::Object::new();
+    for (key, value) in options {
+        let _ = js_sys::Reflect::set(&opts, &JsValue::from_str(key), &JsValue::from_str(value));
+    }
+    let language = window().navigator().language().unwrap_or_else(|| "en".into());
+    date.to_locale_string(&language, &opts).into()
+}
+
+/// The full date and time where the reader is: "Monday, 23 November 2026
+/// at 15:04" (in their language), for a time's `title`.
+pub fn full(at: Timestamp) -> String {
+    local(at, &[("dateStyle", "full"), ("timeStyle", "short")])
+}
+
+/// A day, for times older than a week: "Nov 3", or "Nov 3, 2025" in another
+/// year (where the reader is, in their language).
+pub fn day(at: Timestamp, now_ms: i64) -> String {
+    let year = |ms: i64| js_sys::Date::new(&JsValue::from_f64(ms as f64)).get_full_year();
+    if year(at.millis()) == year(now_ms) {
+        local(at, &[("month", "short"), ("day", "numeric")])
+    } else {
+        local(at, &[("month", "short"), ("day", "numeric"), ("year", "numeric")])
+    }
+}
