@@ -3,7 +3,7 @@
 
 use gloo_net::http::Request;
 use leptos::prelude::*;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use perch_model::{ClientConfig, CLIENT_CONFIG_FILE};
 
 /// Fetches and checks the configuration; the error says what to fix.

@@ -21,14 +21,12 @@ pub mod text;
 pub mod timeline;
 
 use leptos::prelude::*;
-use leptos_meta::provide_meta_context;
 use perch_model::ClientConfig;
 
 /// The whole app: the configuration first, then the pages. Until the
 /// configuration is known, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_meta_context();
     let config = LocalResource::new(config::load);
     move || match config.get() {
         None => ().into_any(),

@@ -72,3 +72,10 @@ pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
     });
     view! { <h1 tabindex="-1" node_ref=heading class="page-heading" dir="auto">{move || text.get()}</h1> }
 }
+
+/// The tab's title while this page is shown, kept up to date when `text`
+/// changes. (What leptos_meta's `<Title>` did here, without the crate.)
+#[component]
+pub fn Title(#[prop(into)] text: Signal<String>) -> impl IntoView {
+    Effect::new(move |_| document().set_title(&text.get()));
+}

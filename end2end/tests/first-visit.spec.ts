@@ -44,12 +44,14 @@ test('the app takes over the frame in place, with nothing shifting', async ({ pa
   const brand = page.locator('.site-header .brand');
   await expect(page.locator('#boot')).toBeVisible();
   const before = await brand.boundingBox();
+  const headerBefore = await page.locator('header.site-header').boundingBox();
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
   await expect(page.locator('#boot')).toHaveCount(0);
   await expect(page.locator('main')).toHaveCount(1);
   await expect(page.locator('header.site-header')).toHaveCount(1);
   expect(await brand.boundingBox()).toEqual(before);
+  expect(await page.locator('header.site-header').boundingBox(), 'the header keeps its size').toEqual(headerBefore);
   expect(await shifts(page)).toEqual([]);
 });
 

@@ -160,8 +160,9 @@ test('a new account with no follows is told what to do', async ({ page }) => {
   await signInWithToken(page, name);
   await expect(page.getByText('Your timeline is empty.')).toBeVisible();
   await expectAccessible(page);
-  await page.getByLabel('Username').fill('@yuki');
-  await page.getByRole('button', { name: 'Go to profile' }).click();
+  const find = page.getByRole('search', { name: 'Find people to follow' });
+  await find.getByLabel('Username').fill('@yuki');
+  await find.getByRole('button', { name: 'Find' }).click();
   await expect(page).toHaveURL(/\/user\/@yuki$/);
 });
 

@@ -1,5 +1,6 @@
 //! The site header: the skip link, the name, the navigation and the account
-//! menu (who is signed in, what the token allows, sign out).
+//! menu (who is signed in, what the token allows, sign out), and Find
+//! someone on its own row.
 
 use crate::session::use_session;
 use leptos::prelude::*;
@@ -28,6 +29,7 @@ pub fn SiteHeader() -> impl IntoView {
                     }}
                 </ul>
             </nav>
+            <crate::components::find_person::FindPerson name="Find someone" id="find-someone" label="Username to find" hide_label=true/>
         </header>
     }
 }

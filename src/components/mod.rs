@@ -4,6 +4,7 @@ pub mod avatar;
 pub mod composer;
 pub mod counter;
 pub mod feed;
+pub mod find_person;
 pub mod header;
 pub mod own_post;
 pub mod post_card;

@@ -12,9 +12,8 @@ use crate::session::use_session;
 use crate::store::use_store;
 use crate::timeline::{HomeTimeline, Phase};
 use leptos::prelude::*;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
 
 #[component]
 pub fn HomePage() -> impl IntoView {
@@ -205,25 +204,11 @@ fn PendingSources(home: HomeTimeline) -> impl IntoView {
 /// What a new account sees: how to fill the timeline.
 #[component]
 fn EmptyTimeline() -> impl IntoView {
-    let navigate = use_navigate();
-    let name = RwSignal::new(String::new());
     view! {
         <div class="empty-timeline">
             <p><strong>"Your timeline is empty."</strong></p>
             <p>"It shows your posts and the posts of everyone you follow. Write your first post above, or find people to follow:"</p>
-            <form class="find-person" on:submit=move |ev| {
-                ev.prevent_default();
-                let wanted = name.get_untracked();
-                let wanted = wanted.trim().trim_start_matches('@');
-                if !wanted.is_empty() {
-                    navigate(&format!("/user/@{wanted}"), Default::default());
-                }
-            }>
-                <label for="find-person">"Username"</label>
-                <input id="find-person" type="text" placeholder="@name" autocomplete="off"
-                    prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-                <button type="submit">"Go to profile"</button>
-            </form>
+            <crate::components::find_person::FindPerson name="Find people to follow" id="find-person" label="Username"/>
         </div>
     }
 }

@@ -1,7 +1,7 @@
 //! The page for an address that leads nowhere.
 
 use leptos::prelude::*;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::components::A;
 
 #[component]

@@ -6,7 +6,7 @@ use crate::session::use_session;
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;

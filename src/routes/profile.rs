@@ -11,7 +11,7 @@ use crate::store::{load_next, use_store, ListKey};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;

@@ -8,7 +8,7 @@ use crate::session::{use_session, Signed};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 /// Where to go once signed in.

@@ -10,7 +10,7 @@ use crate::store::{load_next, use_store, ListKey, Store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::components::A;
 
 #[derive(Clone, Debug, PartialEq)]

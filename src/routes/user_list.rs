@@ -8,7 +8,7 @@ use crate::store::{load_following, load_whole, use_store, ListKey};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
-use leptos_meta::Title;
+use crate::navigation::Title;
 use leptos_router::components::A;
 
 #[derive(Clone, Copy, PartialEq)]
