@@ -1,11 +1,20 @@
 //! Staying in place: the scroll position of each address is saved when the
 //! person follows a link away from it, and given back when they return with
-//! Back or Forward to a page the store still has. Also moves focus to the
-//! page heading after a navigation.
+//! Back or Forward to a page the store still has, with focus on the post
+//! they had opened from it. Also moves focus to the page heading after a
+//! navigation.
 
 use crate::store::Store;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+thread_local! {
+    /// Per address, the post whose card a click left it from.
+    static OPENED_FROM: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+}
 
 static RETURNING: AtomicBool = AtomicBool::new(false);
 /// Set by the first click or Back/Forward: from then on a new page's heading
@@ -25,9 +34,17 @@ pub fn install(store: Store) {
         let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
     }
     // Capture phase: runs before the router handles the click and scrolls.
-    let save = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+    let save = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
         NAVIGATED.store(true, Ordering::SeqCst);
         store.save_scroll(&address(), window().scroll_y().unwrap_or(0.0));
+        let card = event
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("article[data-uuid]").ok().flatten())
+            .and_then(|article| article.get_attribute("data-uuid"));
+        if let Some(uuid) = card {
+            OPENED_FROM.with(|m| m.borrow_mut().insert(address(), uuid));
+        }
     })
     .into_js_value();
     let options = web_sys::AddEventListenerOptions::new();
@@ -47,10 +64,31 @@ pub fn take_returning() -> bool {
     RETURNING.swap(false, Ordering::SeqCst)
 }
 
-/// After the next frame, scrolls to where the person left this address.
+/// The card of post `uuid` on the page, found by comparing text (a uuid from
+/// the server is never put into a selector).
+pub fn card_of(uuid: &str) -> Option<web_sys::HtmlElement> {
+    let all = document().query_selector_all("article[data-uuid]").ok()?;
+    (0..all.length())
+        .filter_map(|i| all.item(i))
+        .map(|n| n.unchecked_into::<web_sys::HtmlElement>())
+        .find(|el| el.get_attribute("data-uuid").as_deref() == Some(uuid))
+}
+
+/// After the next frame, scrolls to where the person left this address,
+/// and gives focus back to the post they had opened from it (without
+/// scrolling again), so Tab goes on from there.
 pub fn restore_scroll(store: &Store) {
-    if let Some(y) = store.scroll(&address()) {
-        request_animation_frame(move || window().scroll_to_with_x_and_y(0.0, y));
+    let here = address();
+    if let Some(y) = store.scroll(&here) {
+        request_animation_frame(move || {
+            window().scroll_to_with_x_and_y(0.0, y);
+            let Some(uuid) = OPENED_FROM.with(|m| m.borrow().get(&here).cloned()) else { return };
+            if let Some(card) = card_of(&uuid) {
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = card.focus_with_options(&options);
+            }
+        });
     }
 }
 

@@ -4,6 +4,8 @@
 //! the edit again.
 
 use super::counter::Counter;
+use super::states::RefusalNote;
+use super::toggle_buttons::refusable;
 use crate::api::ApiError;
 use crate::drafts::{Draft, LocalStorage};
 use crate::storage::DraftContext;
@@ -42,10 +44,11 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
         }
     };
     let cancel = {
-        let draft = draft.clone();
+        let (draft, uuid) = (draft.clone(), uuid.clone());
         move |_| {
             draft.discard();
             editing.set(false);
+            focus_later(format!("edit-button-{uuid}"));
         }
     };
     let locked = RwSignal::new(was_locked);
@@ -70,6 +73,7 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
                     if update.content.as_deref() == Some(&text.get_untracked()) {
                         draft.discard();
                         editing.set(false);
+                        focus_later(format!("edit-button-{uuid}"));
                     }
                 }
                 Err(e) => error.set(Some(e)),
@@ -94,6 +98,37 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
     }
 }
 
+/// Gives focus to the element with `id` once the page has been redrawn (the
+/// edit box when Edit opens it, the Edit button when Save or Cancel closes
+/// it), as Pinafore does, so keyboard users stay where they were working.
+fn focus_later(id: String) {
+    request_animation_frame(move || focus(document().get_element_by_id(&id)));
+}
+
+fn focus(el: Option<web_sys::Element>) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = el {
+        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+    }
+}
+
+/// Whose card takes focus when post `uuid` is deleted: the next post of its
+/// list, else the one before; `None` for the page heading.
+fn neighbour_of(uuid: &str) -> Option<String> {
+    let article = crate::navigation::card_of(uuid)?;
+    let step = |next: bool| {
+        let mut at = if next { article.next_element_sibling() } else { article.previous_element_sibling() };
+        while let Some(el) = at {
+            if el.has_attribute("data-uuid") && el.tag_name() == "ARTICLE" {
+                return el.get_attribute("data-uuid");
+            }
+            at = if next { el.next_element_sibling() } else { el.previous_element_sibling() };
+        }
+        None
+    };
+    step(true).or_else(|| step(false))
+}
+
 /// The signed-in account's draft of an edit of post `uuid`.
 pub fn edit_draft(uuid: &str) -> Draft<LocalStorage> {
     let account = crate::session::use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default();
@@ -109,12 +144,29 @@ pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl Into
     let deleting = RwSignal::new(false);
     let error = RwSignal::new(None::<ApiError>);
     let reason = move |op: Operation| session.refusal(op, subject);
+    let edit_button_id = format!("edit-button-{uuid}");
+    let (edit, edit_note) = refusable(move || reason(Operation::UpdatePost), {
+        let uuid = uuid.clone();
+        move |_: leptos::ev::MouseEvent| {
+            editing.set(true);
+            focus_later(format!("edit-{uuid}"));
+        }
+    });
+    let (ask, delete_note) =
+        refusable(move || reason(Operation::DeletePost), move |_: leptos::ev::MouseEvent| confirming.set(true));
     let delete = move |_| {
         deleting.set(true);
         let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
         spawn_local(async move {
             match api.delete_post(&uuid).await {
-                Ok(_) => store.post_deleted(&uuid),
+                Ok(_) => {
+                    let next = neighbour_of(&uuid);
+                    store.post_deleted(&uuid);
+                    request_animation_frame(move || {
+                        let card = next.and_then(|n| crate::navigation::card_of(&n)).map(Into::into);
+                        focus(card.or_else(|| document().query_selector("h1").ok().flatten()))
+                    });
+                }
                 Err(e) => {
                     error.set(Some(e));
                     deleting.set(false);
@@ -123,10 +175,12 @@ pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl Into
         });
     };
     view! {
-        <button type="button" class="link-button" disabled=move || reason(Operation::UpdatePost).is_some()
-            title=move || reason(Operation::UpdatePost) on:click=move |_| editing.set(true)>"Edit"</button>
-        <button type="button" class="link-button" disabled=move || reason(Operation::DeletePost).is_some()
-            title=move || reason(Operation::DeletePost) on:click=move |_| confirming.set(true)>"Delete"</button>
+        <button type="button" class="link-button" id=edit_button_id
+            aria-disabled=move || reason(Operation::UpdatePost).map(|_| "true") on:click=edit>"Edit"</button>
+        <button type="button" class="link-button" aria-disabled=move || reason(Operation::DeletePost).map(|_| "true")
+            on:click=ask>"Delete"</button>
+        <RefusalNote shown=edit_note/>
+        <RefusalNote shown=delete_note/>
         {move || confirming.get().then(|| view! {
             <span class="confirm" role="group" aria-label="Confirm deletion">
                 "Delete this post? This cannot be undone. "

@@ -39,3 +39,12 @@ pub fn ErrorBox(error: ApiError, retry: Callback<()>) -> impl IntoView {
 pub fn Empty(text: &'static str) -> impl IntoView {
     view! { <p class="empty">{text}</p> }
 }
+
+/// Why an action the sign-in does not allow was refused, in words next to
+/// its button once the person tries it. The button stays focusable
+/// (`aria-disabled`, not `disabled`), so keyboard and screen-reader users
+/// reach it and hear why.
+#[component]
+pub fn RefusalNote(shown: RwSignal<Option<String>>) -> impl IntoView {
+    move || shown.get().map(|reason| view! { <span class="refusal" role="status">{reason}</span> })
+}

@@ -10,6 +10,7 @@ use crate::session::use_session;
 use crate::store::toggle::{shown_count, Next, Toggle};
 use crate::store::{learn_follow_from_owner_list, read_follow_back, read_like_back, use_store, Store};
 use crate::use_api;
+use super::states::RefusalNote;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use perch_model::{FollowAction, LikeAction, Operation, Subject};
@@ -86,6 +87,23 @@ fn drive(target: Target, toggle: ArcRwSignal<Toggle>, error: RwSignal<Option<Str
 
 /// A click on a toggle button: flips it at once and, when a request is due,
 /// drives the toggle until it settles.
+/// A click handler that, while the sign-in does not allow the action, says
+/// why (the returned note) instead of acting.
+pub(crate) fn refusable<E>(
+    refused: impl Fn() -> Option<String> + Clone + 'static,
+    act: impl Fn(E) + Clone + 'static,
+) -> (impl Fn(E) + Clone + 'static, RwSignal<Option<String>>) {
+    let note = RwSignal::new(None);
+    let click = move |ev: E| match refused() {
+        Some(reason) => note.set(Some(reason)),
+        None => {
+            note.set(None);
+            act(ev)
+        }
+    };
+    (click, note)
+}
+
 fn on_click(
     target: Target,
     toggle: ArcRwSignal<Toggle>,
@@ -115,18 +133,21 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
         let (toggle, post) = (toggle.clone(), post.clone());
         move || shown_count(post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0), &toggle.get())
     };
-    let click = on_click(Target { kind: Kind::Like, uuid, api, store }, toggle.clone(), error);
+    let click = refusable(refused, on_click(Target { kind: Kind::Like, uuid, api, store }, toggle.clone(), error));
+    let note = click.1;
+    let click = click.0;
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)
     };
     view! {
         <button type="button" class="toggle like" aria-pressed=move || pressed().to_string()
-            disabled=move || refused().is_some() title=refused on:click=click>
+            aria-disabled=move || refused().map(|_| "true") on:click=click>
             <span aria-hidden="true">{let p = pressed.clone(); move || if p() { "♥ " } else { "♡ " }}</span>
             "Like " <span class="count">{count}</span>
         </button>
         {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not change the like: {e}")}</span> })}
+        <RefusalNote shown=note/>
     }
     .into_any()
 }
@@ -146,17 +167,20 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
     learn_follow_from_owner_list(&api, &store, &uuid);
     let error = RwSignal::new(None::<String>);
     let refused = move || session.refusal(Operation::FollowUser, Subject::Post);
-    let click = on_click(Target { kind: Kind::Follow, uuid, api, store }, toggle.clone(), error);
+    let click = refusable(refused, on_click(Target { kind: Kind::Follow, uuid, api, store }, toggle.clone(), error));
+    let note = click.1;
+    let click = click.0;
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)
     };
     view! {
         <button type="button" class="toggle follow" aria-pressed=move || pressed().to_string()
-            disabled=move || refused().is_some() title=refused on:click=click>
+            aria-disabled=move || refused().map(|_| "true") on:click=click>
             {let p = pressed.clone(); move || if p() { "Following" } else { "Follow" }}
         </button>
         {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not change the follow: {e}")}</span> })}
+        <RefusalNote shown=note/>
     }
     .into_any()
 }
