@@ -10,6 +10,7 @@ pub mod config;
 pub mod drafts;
 pub mod navigation;
 pub mod oauth;
+pub mod offline;
 pub mod routes;
 pub mod session;
 pub mod shortcuts;

@@ -293,3 +293,73 @@ test('right-to-left names, posts and typing read right to left without breaking 
     await page.request.delete(`/api/v1/post/${post.uuid}`, { headers: { Authorization: `Bearer ${leila}` } });
   }
 });
+
+test('a follow list of bare uuids shows names, read a few at a time and only once', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  // The interface allows followers as uuid strings: make this server's list so.
+  await page.route('**/api/v1/user/*/followers', async (route) => {
+    const res = await route.fetch();
+    const json = await res.json();
+    json.followers = json.followers.map((u: any) => (typeof u === 'string' ? u : u.uuid));
+    await route.fulfill({ response: res, json });
+  });
+  let inFlight = 0, most = 0;
+  const asked: string[] = [];
+  await page.route(/\/api\/v1\/user\/[0-9a-f-]{36}$/, async (route) => {
+    asked.push(route.request().url());
+    inFlight++;
+    most = Math.max(most, inFlight);
+    const res = await route.fetch();
+    await new Promise((r) => setTimeout(r, 150));
+    inFlight--;
+    await route.fulfill({ response: res });
+  });
+  await page.goto('/user/@mira/followers');
+  const cards = page.locator('ul.user-list .user-card');
+  await expect(cards.first()).toBeVisible();
+  const count = await cards.count();
+  expect(count).toBeGreaterThan(4);
+  await expect(page.locator('ul.user-list .display-name')).toHaveCount(count);
+  await expect(page.locator('ul.user-list')).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+  expect(most, 'at most 4 at once').toBeLessThanOrEqual(4);
+  expect(new Set(asked).size).toBe(asked.length);
+  // Back on the page later in the visit: nobody is asked for again.
+  const before = asked.length;
+  await page.getByRole('link', { name: 'Home' }).first().click();
+  await page.goBack();
+  await expect(page.locator('ul.user-list .display-name')).toHaveCount(count);
+  expect(asked.length).toBe(before);
+});
+
+test('a thread opened again shows an edit and new replies made elsewhere, without a reload', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const ines = token('ines'), tomas = token('tomas');
+  const made = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${ines}` }, data: { content: 'swr: before the edit' } });
+  const uuid = (await made.json()).uuid;
+  let reply = '';
+  try {
+    await page.goto(`/post/${uuid}`);
+    const focused = page.locator('article.focused');
+    await expect(focused.locator('.post-content')).toHaveText('swr: before the edit');
+    await expect(page.getByText('No replies yet.')).toBeVisible();
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+
+    // Elsewhere: the author edits, someone replies.
+    expect((await page.request.patch(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` }, data: { content: 'swr: after the edit' } })).ok()).toBeTruthy();
+    const r = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${tomas}` }, data: { content: 'a reply from elsewhere', parent: uuid } });
+    reply = (await r.json()).uuid;
+
+    await page.goBack();
+    await expect(focused.locator('.post-content')).toHaveText('swr: after the edit');
+    const replies = page.getByRole('region', { name: 'Replies' });
+    // The new reply waits behind a button; nothing moved by itself.
+    await expect(replies.getByRole('article')).toHaveCount(0);
+    await replies.getByRole('button', { name: 'Show 1 new reply' }).click();
+    await expect(replies.getByRole('article')).toHaveCount(1);
+    await expect(replies.getByRole('article')).toContainText('a reply from elsewhere');
+  } finally {
+    if (reply) await page.request.delete(`/api/v1/post/${reply}`, { headers: { Authorization: `Bearer ${tomas}` } });
+    await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` } });
+  }
+});

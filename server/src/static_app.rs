@@ -68,7 +68,7 @@ pub fn content_security_policy(index_html: &str, connect_to: &[String]) -> Strin
     let connect: String = connect_to.iter().map(|o| format!(" {}", o.trim_end_matches('/'))).collect();
     format!(
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self'; img-src 'self' https: data:; \
-         connect-src 'self'{connect}; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+         connect-src 'self'{connect}; font-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
     )
 }
 
@@ -152,6 +152,7 @@ mod tests {
         assert!(csp.contains(&format!("script-src 'self' 'wasm-unsafe-eval' 'sha256-{expected}';")), "{csp}");
         assert_eq!(csp.matches("sha256-").count(), 1, "the script with src is not hashed");
         assert!(csp.contains("connect-src 'self' https://api.example;"));
+        assert!(csp.contains("worker-src 'self';") && csp.contains("manifest-src 'self';"), "{csp}");
         assert!(!csp.contains("unsafe-inline"));
     }
 }

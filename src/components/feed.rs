@@ -17,6 +17,15 @@ pub fn Feed(
     label: &'static str,
     /// What an empty list says ("" when the page says it itself).
     empty: &'static str,
+    /// Shows the items a check found (`store::check_end`), for lists that
+    /// are checked again.
+    #[prop(optional)]
+    show_waiting: Option<Callback<()>>,
+    /// What those items are called, one and many ("reply", "replies").
+    #[prop(optional)]
+    waiting_one: &'static str,
+    #[prop(optional)]
+    waiting_many: &'static str,
 ) -> impl IntoView {
     let items = move || list.with(|l| l.items.iter().cloned().enumerate().collect::<Vec<_>>());
     let button = NodeRef::<leptos::html::Button>::new();
@@ -54,7 +63,7 @@ pub fn Feed(
                 <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
             </For>
         </div>
-        {move || list.with(|l| (l.done && l.items.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
+        {move || list.with(|l| (l.done && l.items.is_empty() && l.waiting.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
         // The first page loads behind placeholders; Load more shows only
         // under a page, so nothing on screen is pushed down when posts arrive.
@@ -62,6 +71,19 @@ pub fn Feed(
             <PostSkeleton/><PostSkeleton/><PostSkeleton/>
             <p class="visually-hidden" role="status">"Loading…"</p>
         })}
+        // What a check found since the list was read to its end, shown
+        // only when asked for: nothing moves under the reader.
+        {move || {
+            let n = list.with(|l| l.waiting.len());
+            let show = show_waiting?;
+            (n > 0).then(|| view! {
+                <div class="load-more">
+                    <button type="button" class="show-new" on:click=move |_| show.run(())>
+                        {format!("Show {n} new {}", if n == 1 { waiting_one } else { waiting_many })}
+                    </button>
+                </div>
+            })
+        }}
         <div class="load-more" class:hidden=move || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
                 {move || if list.with(|l| l.loading) { "Loading…" } else { "Load more" }}

@@ -34,12 +34,14 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
     provide_context(store);
     provide_context(config);
     crate::clock::provide();
+    crate::offline::register_service_worker();
     let help = crate::shortcuts::Help(RwSignal::new(false));
     crate::shortcuts::install(help);
     provide_context(help);
     view! {
         <Router>
             <SiteHeader/>
+            <crate::offline::OfflineNotice/>
             <crate::shortcuts::ShortcutsHelp/>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>

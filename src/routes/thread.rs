@@ -1,12 +1,13 @@
 //! `/post/:uuid`: a post with the chain of posts it replies to above it and
-//! its replies below, oldest first, 15 at a time.
+//! its replies below, oldest first, 15 at a time. Opened again, or back in
+//! view after a while, it is shown from the store and read again.
 
 use crate::api::ApiError;
 use crate::components::feed::Feed;
 use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::store::{load_next, use_store, ListKey, Store};
+use crate::store::{check_end, load_next, show_waiting, use_store, ListKey, Store};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
@@ -54,7 +55,8 @@ pub fn Thread() -> impl IntoView {
     let attempt = RwSignal::new(0u32);
     let returning = take_returning();
 
-    // The focused post, unless the store has it.
+    // The focused post, unless the store has it (then `revalidate` reads it
+    // again in the background).
     Effect::new({
         let (api, store) = (api.clone(), store.clone());
         move |_| {
@@ -117,18 +119,66 @@ pub fn Thread() -> impl IntoView {
             }));
         }
     });
+    // Shown from the store, then read again (stale-while-revalidate): the
+    // post (an edit or a deletion made elsewhere) and the end of its replies
+    // (new ones wait behind "Show N new replies").
+    let last_check = StoredValue::new(0.0_f64);
+    let revalidate = Callback::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_: ()| {
+            let uuid = uuid.get_untracked();
+            if uuid.is_empty() || store.is_deleted(&uuid) {
+                return;
+            }
+            last_check.set_value(js_sys::Date::now());
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(async move {
+                match api.get_post(&uuid).await {
+                    Ok(post) => {
+                        store.put_post(post);
+                    }
+                    Err(e) if e.is_not_found() => store.mark_deleted(&uuid),
+                    Err(_) => return,
+                }
+                let list = store.list(&ListKey::Replies(uuid.clone()));
+                check_end(list, |page| async move {
+                    let replies = api.replies(&uuid, page).await?;
+                    store.put_post(replies.post);
+                    Ok(replies.replies.into_iter().map(|p| store.put_post(p)).collect())
+                })
+                .await;
+            });
+        }
+    });
     Effect::new({
         let store = store.clone();
         move |_| {
-            let cached = store.list(&ListKey::Replies(uuid.get())).with_untracked(|l| l.pages_loaded > 0);
+            let key = uuid.get();
+            let cached = store.list(&ListKey::Replies(key.clone())).with_untracked(|l| l.pages_loaded > 0);
             if cached {
                 if returning {
                     restore_scroll(&store);
                 }
+                revalidate.run(());
             } else {
+                if store.post_untracked(&key).is_some() {
+                    revalidate.run(());
+                }
                 load_more.run(());
             }
         }
+    });
+    // Back to the tab after a while: read again.
+    let on_visible = window_event_listener_untyped("visibilitychange", move |_| {
+        let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
+        if visible && js_sys::Date::now() - last_check.get_value() > 10_000.0 {
+            revalidate.run(());
+        }
+    });
+    on_cleanup(move || on_visible.remove());
+    let show_new = Callback::new({
+        let store = store.clone();
+        move |_: ()| show_waiting(&store.list(&ListKey::Replies(uuid.get_untracked())))
     });
 
     // Once the chain is in, give the focused post focus (unless coming
@@ -217,7 +267,8 @@ pub fn Thread() -> impl IntoView {
                     {move || (signed_in.is_signed_in() && known.get()).then(|| view! {
                         <section class="replies" aria-labelledby="replies-heading">
                             <h2 id="replies-heading">"Replies"</h2>
-                            <Feed list load_more label="Replies" empty="No replies yet."/>
+                            <Feed list load_more label="Replies" empty="No replies yet."
+                                show_waiting=show_new waiting_one="reply" waiting_many="replies"/>
                         </section>
                     })}
                     </div>

@@ -1,5 +1,7 @@
 //! `/user/:id/followers` and `/user/:id/following`: the people on either
 //! side of a user's follows, latest first, as cards linking to profiles.
+//! A server may list people by uuid alone: their cards show the uuid as a
+//! link until the store has read who they are.
 
 use super::use_user;
 use crate::components::states::{Empty, ErrorBox};
@@ -72,6 +74,15 @@ fn UserList(which: Which) -> impl IntoView {
             if !uuid.is_empty() && store.list(&key(uuid)).with_untracked(|l| l.pages_loaded == 0) {
                 load.run(());
             }
+        }
+    });
+    // People the list names by uuid alone get their names from the server.
+    Effect::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_| {
+            let Some(uuids) = list.with(|l| l.done.then(|| l.items.clone())) else { return };
+            // Not cancelled by leaving the page: what is read stays in the store.
+            store.resolve_users(&api, &uuids);
         }
     });
 

@@ -16,6 +16,9 @@ pub mod toggle;
 pub use relations::{learn_follow_from_owner_list, load_following, read_follow_back, read_like_back};
 
 use crate::api::ApiError;
+
+/// How many users `Store::resolve_users` asks for at once.
+pub const RESOLVE_AT_ONCE: usize = 4;
 use crate::lock;
 use crate::session::Session;
 use leptos::prelude::*;
@@ -67,6 +70,9 @@ pub struct Paged {
     pub done: bool,
     pub loading: bool,
     pub error: Option<ApiError>,
+    /// Found by `check_end` after the list was read to its end: shown
+    /// behind "Show N new …" (`show_waiting`), never pushed under the reader.
+    pub waiting: Vec<String>,
 }
 
 #[derive(Default)]
@@ -78,6 +84,8 @@ struct Inner {
     scroll: Mutex<HashMap<String, f64>>,
     toggles: Mutex<HashMap<ToggleKey, ArcRwSignal<toggle::Toggle>>>,
     listeners: Mutex<Vec<Listener>>,
+    /// Users asked for by uuid alone (`resolve_users`), so each is asked once.
+    asked_users: Mutex<HashSet<String>>,
 }
 
 #[derive(Clone)]
@@ -206,6 +214,35 @@ impl Store {
             .collect()
     }
 
+    /// Reads the users of `uuids` that the store does not know (follow lists
+    /// may name people by uuid alone), at most [`RESOLVE_AT_ONCE`] requests
+    /// at a time and each uuid once per visit; a card waiting for one shows
+    /// its name when it arrives. A failed one may be asked again later.
+    pub fn resolve_users(&self, api: &crate::api::Api, uuids: &[String]) {
+        let queue: std::collections::VecDeque<String> = {
+            let mut asked = lock(&self.inner.asked_users);
+            uuids.iter().filter(|u| !self.knows_user(u) && asked.insert((*u).clone())).cloned().collect()
+        };
+        let queue = std::rc::Rc::new(std::cell::RefCell::new(queue));
+        for _ in 0..RESOLVE_AT_ONCE {
+            let (queue, api, store) = (queue.clone(), api.clone(), self.clone());
+            leptos::task::spawn_local(async move {
+                loop {
+                    let next = queue.borrow_mut().pop_front();
+                    let Some(uuid) = next else { break };
+                    match api.user(&uuid).await {
+                        Ok(user) => {
+                            store.put_user(user);
+                        }
+                        Err(_) => {
+                            lock(&store.inner.asked_users).remove(&uuid);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
     /// The post's signal, tracking its arrival when it is not here yet.
     pub fn post(&self, uuid: &str) -> Option<ArcRwSignal<Post>> {
         self.arrivals.track();
@@ -323,6 +360,43 @@ where
             }
             Err(e) => l.error = Some(e),
         }
+    });
+}
+
+/// Looks again at the last page of a list read to its end (oldest first,
+/// as replies are): what was added since waits in `waiting`, and a page
+/// that has filled up lets Load more go on. Failures say nothing: the list
+/// shown is still true as far as it goes.
+pub async fn check_end<F, Fut>(list: ArcRwSignal<Paged>, fetch: F)
+where
+    F: FnOnce(u32) -> Fut,
+    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
+{
+    let page = {
+        let l = list.get_untracked();
+        if l.loading || !l.done || l.pages_loaded == 0 {
+            return;
+        }
+        l.pages_loaded
+    };
+    let Ok(uuids) = fetch(page).await else { return };
+    list.update(|l| {
+        if uuids.len() >= perch_model::PAGE_SIZE {
+            l.done = false;
+        }
+        for uuid in uuids {
+            if !l.items.contains(&uuid) && !l.waiting.contains(&uuid) {
+                l.waiting.push(uuid);
+            }
+        }
+    });
+}
+
+/// Shows what `check_end` found, at the end of the list.
+pub fn show_waiting(list: &ArcRwSignal<Paged>) {
+    list.update(|l| {
+        let waiting = std::mem::take(&mut l.waiting);
+        l.items.extend(waiting);
     });
 }
 

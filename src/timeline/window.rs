@@ -88,6 +88,7 @@ impl Window {
             done: merge.done() && known <= self.limit,
             loading: requests_out > 0 && (known < self.limit || matches!(self.goal, Some(Goal::Reach(..)))),
             error: None,
+            waiting: Vec::new(),
         }
     }
 

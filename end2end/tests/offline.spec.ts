@@ -1,0 +1,51 @@
+// Installable, with an offline shell: the manifest and its icons, the
+// service worker keeping the app files, and the app starting offline with
+// a notice, under the app's Content-Security-Policy.
+import { test, expect } from './fixtures';
+import { signInWithToken } from './helpers';
+
+test.use({ serviceWorkers: 'allow' });
+
+test('a repeat visit starts offline, says so, and keeps what is typed', async ({ page, context }) => {
+  await signInWithToken(page, 'mira');
+  // The service worker has kept the shell once it is active.
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBeGreaterThan(0);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.locator('header.site-header .brand')).toHaveText('Perch');
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.locator('.offline-notice')).toContainText('You are offline');
+  // The timeline cannot load: it says so instead of blanking the page.
+  await expect(page.getByRole('alert').first()).toContainText(/could not reach the server/i);
+  // Writing offline: the text stays as a draft.
+  const box = page.getByLabel('Post text');
+  await box.fill('written on a train');
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(box).toHaveValue('written on a train');
+  await page.reload();
+  await expect(page.getByLabel('Post text')).toHaveValue('written on a train');
+
+  await context.setOffline(false);
+  await expect(page.locator('.offline-notice')).toHaveText('');
+  await page.getByLabel('Post text').fill('');
+});
+
+test('the app is installable: a manifest with icons, and a service worker', async ({ page, request }) => {
+  const manifest = await (await request.get('/manifest.webmanifest')).json();
+  expect(manifest).toMatchObject({ name: 'Perch', start_url: '/', display: 'standalone' });
+  for (const icon of manifest.icons) {
+    const res = await request.get(`/${icon.src}`);
+    expect(res.ok(), icon.src).toBeTruthy();
+    expect(res.headers()['content-type'], icon.src).toBe(icon.type);
+  }
+  expect(manifest.icons.some((i: any) => i.sizes === '512x512' && i.purpose === 'maskable')).toBe(true);
+  await page.goto('/');
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  // Chromium's own installability check; a test browser context is
+  // incognito, which Chromium names but which no visitor's browser is.
+  const cdp = await page.context().newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  expect(installabilityErrors.filter((e: any) => e.errorId !== 'in-incognito')).toEqual([]);
+});

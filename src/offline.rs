@@ -1,0 +1,36 @@
+//! Working without the network: registers the service worker (`sw.js`,
+//! which keeps the app shell so a repeat visit starts offline), and shows
+//! a notice while the browser is offline. What Perch already has stays on
+//! screen; what the person writes stays in its draft until they are back.
+
+use leptos::prelude::*;
+
+/// Asks the browser to install `sw.js` (beside `index.html`). Browsers
+/// without service workers, or pages that are not a secure context, simply
+/// go without.
+pub fn register_service_worker() {
+    let navigator = window().navigator();
+    let has_workers = js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false);
+    if has_workers {
+        let _ = navigator.service_worker().register("sw.js");
+    }
+}
+
+/// "You are offline", while the browser says so.
+#[component]
+pub fn OfflineNotice() -> impl IntoView {
+    let online = RwSignal::new(window().navigator().on_line());
+    let on = window_event_listener_untyped("online", move |_| online.set(true));
+    let off = window_event_listener_untyped("offline", move |_| online.set(false));
+    on_cleanup(move || {
+        on.remove();
+        off.remove();
+    });
+    view! {
+        <p class="offline-notice" role="status">
+            {move || (!online.get()).then_some(
+                "You are offline. Perch shows what it already has; what you write is kept as a draft until you are back."
+            )}
+        </p>
+    }
+}
