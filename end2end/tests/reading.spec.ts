@@ -363,3 +363,26 @@ test('a thread opened again shows an edit and new replies made elsewhere, withou
     await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` } });
   }
 });
+
+test('a profile opened again offers the posts written since, on top, without moving the list', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const ines = token('ines');
+  await page.goto('/user/@ines');
+  const feed = page.getByRole('feed', { name: 'Posts' });
+  const first = await feed.getByRole('article').first().getAttribute('data-uuid');
+  await page.getByRole('link', { name: 'Home', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  const made = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${ines}` }, data: { content: 'written while mira was away' } });
+  const uuid = (await made.json()).uuid;
+  try {
+    await page.goBack();
+    const show = page.getByRole('button', { name: 'Show 1 new post' });
+    await expect(show).toBeVisible();
+    await expect(feed.getByRole('article').first()).toHaveAttribute('data-uuid', first!);
+    await show.click();
+    await expect(feed.getByRole('article').first()).toHaveAttribute('data-uuid', uuid);
+    await expect(feed.getByRole('article').first()).toContainText('written while mira was away');
+  } finally {
+    await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` } });
+  }
+});

@@ -26,6 +26,10 @@ pub fn Feed(
     waiting_one: &'static str,
     #[prop(optional)]
     waiting_many: &'static str,
+    /// The list is newest first: what was found goes on top, and its button
+    /// floats over the top of the list instead of moving it.
+    #[prop(optional)]
+    newest_first: bool,
 ) -> impl IntoView {
     let items = move || list.with(|l| l.items.iter().cloned().enumerate().collect::<Vec<_>>());
     let button = NodeRef::<leptos::html::Button>::new();
@@ -53,7 +57,19 @@ pub fn Feed(
             });
         }
     });
+    let show_new = move || {
+        let n = list.with(|l| l.waiting.len());
+        let show = show_waiting?;
+        (n > 0).then(|| view! {
+            <div class="load-more">
+                <button type="button" class="show-new" on:click=move |_| show.run(())>
+                    {format!("Show {n} new {}", if n == 1 { waiting_one } else { waiting_many })}
+                </button>
+            </div>
+        })
+    };
     view! {
+        {move || newest_first.then(|| view! { <div class="new-posts">{show_new}</div> })}
         <div
             role=move || list.with(|l| !l.items.is_empty()).then_some("feed")
             aria-label=move || list.with(|l| !l.items.is_empty()).then_some(label)
@@ -73,17 +89,7 @@ pub fn Feed(
         })}
         // What a check found since the list was read to its end, shown
         // only when asked for: nothing moves under the reader.
-        {move || {
-            let n = list.with(|l| l.waiting.len());
-            let show = show_waiting?;
-            (n > 0).then(|| view! {
-                <div class="load-more">
-                    <button type="button" class="show-new" on:click=move |_| show.run(())>
-                        {format!("Show {n} new {}", if n == 1 { waiting_one } else { waiting_many })}
-                    </button>
-                </div>
-            })
-        }}
+        {move || (!newest_first).then(|| show_new())}
         <div class="load-more" class:hidden=move || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
                 {move || if list.with(|l| l.loading) { "Loading…" } else { "Load more" }}

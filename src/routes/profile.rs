@@ -1,5 +1,6 @@
 //! `/user/@:username` and `/user/:uuid` (which moves to the `@name`
-//! address): a profile and the user's posts, newest first.
+//! address): a profile and the user's posts, newest first. Opened again,
+//! it is shown from the store and read again.
 
 use super::use_user;
 use crate::components::feed::Feed;
@@ -7,7 +8,7 @@ use crate::components::post_card::Time;
 use crate::components::states::ErrorBox;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::session::use_session;
-use crate::store::{load_next, use_store, ListKey};
+use crate::store::{check_start, load_next, show_waiting, use_store, ListKey};
 use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
@@ -52,6 +53,25 @@ pub fn Profile() -> impl IntoView {
             }));
         }
     });
+    // Opened again: shown from the store, then read again (the profile's
+    // counts and bio; posts added since wait behind "Show N new posts").
+    let revalidate = Callback::new({
+        let (api, store) = (api.clone(), store.clone());
+        move |_: ()| {
+            let uuid = uuid.get_untracked();
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(async move {
+                if let Ok(user) = api.user(&uuid).await {
+                    store.put_user(user);
+                }
+                check_start(store.list(&ListKey::Posts(uuid.clone())), |page| async move {
+                    let page = api.user_posts(&uuid, page).await?;
+                    Ok(page.posts.into_iter().map(|p| store.put_post(p)).collect())
+                })
+                .await;
+            });
+        }
+    });
     Effect::new({
         let store = store.clone();
         move |_| {
@@ -63,10 +83,15 @@ pub fn Profile() -> impl IntoView {
                 if returning {
                     restore_scroll(&store);
                 }
+                revalidate.run(());
             } else {
                 load_more.run(());
             }
         }
+    });
+    let show_new = Callback::new({
+        let store = store.clone();
+        move |_: ()| show_waiting(&store.list(&ListKey::Posts(uuid.get_untracked())), true)
     });
 
     let title =
@@ -79,7 +104,8 @@ pub fn Profile() -> impl IntoView {
                     <ProfileHeader uuid/>
                     <section aria-labelledby="posts-heading">
                         <h2 id="posts-heading">"Posts"</h2>
-                        <Feed list load_more label="Posts" empty="No posts yet."/>
+                        <Feed list load_more label="Posts" empty="No posts yet."
+                            show_waiting=show_new waiting_one="post" waiting_many="posts" newest_first=true/>
                     </section>
                 }.into_any(),
                 (None, Some(e)) if e.is_not_found() => view! {

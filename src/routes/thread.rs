@@ -178,7 +178,7 @@ pub fn Thread() -> impl IntoView {
     on_cleanup(move || on_visible.remove());
     let show_new = Callback::new({
         let store = store.clone();
-        move |_: ()| show_waiting(&store.list(&ListKey::Replies(uuid.get_untracked())))
+        move |_: ()| show_waiting(&store.list(&ListKey::Replies(uuid.get_untracked())), false)
     });
 
     // Once the chain is in, give the focused post focus (unless coming

@@ -392,11 +392,34 @@ where
     });
 }
 
-/// Shows what `check_end` found, at the end of the list.
-pub fn show_waiting(list: &ArcRwSignal<Paged>) {
+/// Looks again at the first page of a list kept newest first (a user's
+/// posts): posts added since wait in `waiting`, to go on top.
+pub async fn check_start<F, Fut>(list: ArcRwSignal<Paged>, fetch: F)
+where
+    F: FnOnce(u32) -> Fut,
+    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
+{
+    if list.with_untracked(|l| l.loading || l.pages_loaded == 0) {
+        return;
+    }
+    let Ok(uuids) = fetch(1).await else { return };
+    list.update(|l| {
+        let new: Vec<String> =
+            uuids.into_iter().take_while(|u| !l.items.contains(u)).filter(|u| !l.waiting.contains(u)).collect();
+        l.waiting.splice(0..0, new);
+    });
+}
+
+/// Shows what `check_end` or `check_start` found: at the end of the list,
+/// or on top of it.
+pub fn show_waiting(list: &ArcRwSignal<Paged>, on_top: bool) {
     list.update(|l| {
         let waiting = std::mem::take(&mut l.waiting);
-        l.items.extend(waiting);
+        if on_top {
+            l.items.splice(0..0, waiting);
+        } else {
+            l.items.extend(waiting);
+        }
     });
 }
 
