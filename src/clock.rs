@@ -2,7 +2,8 @@
 //! relative time ("5m") reads, moved on every 15 seconds while the tab is
 //! visible and at once when it becomes visible again; and absolute times
 //! in the reader's own time zone and language (`Intl`, through
-//! `Date.toLocaleString`).
+//! `Date.toLocaleString`). Also when a page that shows data read earlier
+//! reads it again because the reader came back to the tab.
 
 use leptos::prelude::*;
 use perch_model::Timestamp;
@@ -37,6 +38,26 @@ pub fn provide() {
     });
     on_cleanup(move || handle.remove());
     provide_context(Now(now));
+}
+
+/// How long the tab must have been read or hidden before coming back to
+/// it reads a page again.
+const READ_AGAIN_AFTER_MS: f64 = 10_000.0;
+
+/// Runs `read` when the tab becomes visible again and the page was opened,
+/// or last read this way, more than `READ_AGAIN_AFTER_MS` ago: a quick
+/// switch to another tab and back costs no request. For the page's own
+/// lifetime.
+pub fn read_again_when_back(read: Callback<()>) {
+    let last_read = StoredValue::new(js_sys::Date::now());
+    let handle = window_event_listener_untyped("visibilitychange", move |_| {
+        let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
+        if visible && js_sys::Date::now() - last_read.get_value() > READ_AGAIN_AFTER_MS {
+            last_read.set_value(js_sys::Date::now());
+            read.run(());
+        }
+    });
+    on_cleanup(move || handle.remove());
 }
 
 /// The clock's current reading, tracked; the browser's time when there is

@@ -2,6 +2,7 @@
 // profiles, threads with their ancestors, paging, back navigation, errors.
 import { test, expect, expectAccessible } from './fixtures';
 import { ALL_SCOPES, api, expireTokenSoon, signInWithOAuth, signInWithToken, token } from './helpers';
+import type { Page } from '@playwright/test';
 
 test('sign in through the server consent page with PKCE, then sign out', async ({ page }) => {
   await page.goto('/signin');
@@ -124,7 +125,7 @@ test('a thread pages its replies with Load more', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Load more' })).toBeHidden();
 });
 
-test('back navigation restores the page and its scroll position without a request', async ({ page }) => {
+test('back navigation restores the page and its scroll position at once, then reads only its first page again', async ({ page }) => {
   await signInWithToken(page, 'mira');
   await page.goto('/user/@tomas');
   const feed = page.getByRole('feed', { name: 'Posts' });
@@ -137,14 +138,32 @@ test('back navigation restores the page and its scroll position without a reques
   await expect(page).toHaveURL(/\/post\//);
   await expect(page.locator('article.focused')).toBeVisible();
 
-  const requests: string[] = [];
-  page.on('request', (r) => { if (r.url().includes('/api/')) requests.push(r.url()); });
+  // Every API answer is held back on the way back: what shows comes from
+  // the store, without waiting for the network.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  const asked: string[] = [];
+  await page.route('**/api/**', async (route) => {
+    asked.push(new URL(route.request().url()).pathname);
+    await released;
+    await route.continue();
+  });
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tomás Herrera');
   await expect(feed.getByRole('article')).toHaveCount(15);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(y - 50);
   expect(await page.evaluate(() => window.scrollY)).toBeLessThan(y + 50);
-  expect(requests, 'no request on the way back').toEqual([]);
+  // Then, in the background, the profile and the first page of posts only.
+  release();
+  await expect.poll(() => asked.length).toBe(2);
+  expect(asked[0]).toMatch(/^\/api\/v1\/user\/[0-9a-f-]{36}$/);
+  expect(asked[1]).toMatch(/^\/api\/v1\/user\/[0-9a-f-]{36}\/posts\/1$/);
+  // Nothing new: nothing moves.
+  await page.waitForTimeout(300);
+  expect(asked).toHaveLength(2);
+  await expect(feed.getByRole('article')).toHaveCount(15);
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - y)).toBeLessThan(50);
+  await expect(page.getByRole('button', { name: /Show \d+ new post/ })).toHaveCount(0);
 });
 
 test('unknown posts and users have their own pages', async ({ page }) => {
@@ -383,6 +402,58 @@ test('a profile opened again offers the posts written since, on top, without mov
     await expect(feed.getByRole('article').first()).toHaveAttribute('data-uuid', uuid);
     await expect(feed.getByRole('article').first()).toContainText('written while mira was away');
   } finally {
+    await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` } });
+  }
+});
+
+// The tab hidden and shown again, as when the reader switches back after a
+// while: Chromium keeps a headless page visible, so the test sets the
+// document's visibility itself and sends the event the browser would.
+async function hideAndShow(page: Page) {
+  for (const state of ['hidden', 'visible']) {
+    await page.evaluate((s) => {
+      Object.defineProperty(document, 'visibilityState', { value: s, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    }, state);
+  }
+}
+
+test('a thread and a profile read again when the tab comes back after a while, not on a quick switch', async ({ page }) => {
+  await page.clock.install();
+  await signInWithToken(page, 'mira');
+  const ines = token('ines');
+  const made = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${ines}` }, data: { content: 'visible: first words' } });
+  const uuid = (await made.json()).uuid;
+  let later = '';
+  try {
+    await page.goto(`/post/${uuid}`);
+    const focused = page.locator('article.focused');
+    await expect(focused.locator('.post-content')).toHaveText('visible: first words');
+    await expect(page.getByText('No replies yet.')).toBeVisible();
+    await page.request.patch(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` }, data: { content: 'visible: second words' } });
+    const asked: string[] = [];
+    page.on('request', (r) => { if (r.url().includes(`/api/v1/post/${uuid}`)) asked.push(r.url()); });
+    // A quick switch away and back reads nothing.
+    await hideAndShow(page);
+    await page.waitForTimeout(300);
+    expect(asked).toHaveLength(0);
+    await expect(focused.locator('.post-content')).toHaveText('visible: first words');
+    // After a while away, the edit shows.
+    await page.clock.fastForward('00:30');
+    await hideAndShow(page);
+    await expect(focused.locator('.post-content')).toHaveText('visible: second words');
+
+    await page.goto('/user/@ines');
+    const feed = page.getByRole('feed', { name: 'Posts' });
+    await expect(feed.getByRole('article').first()).toContainText('visible: second words');
+    const r = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${ines}` }, data: { content: 'visible: written while away' } });
+    later = (await r.json()).uuid;
+    await page.clock.fastForward('00:30');
+    await hideAndShow(page);
+    await page.getByRole('button', { name: 'Show 1 new post' }).click();
+    await expect(feed.getByRole('article').first()).toContainText('visible: written while away');
+  } finally {
+    if (later) await page.request.delete(`/api/v1/post/${later}`, { headers: { Authorization: `Bearer ${ines}` } });
     await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${ines}` } });
   }
 });

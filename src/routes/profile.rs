@@ -6,6 +6,7 @@ use super::use_user;
 use crate::components::feed::Feed;
 use crate::components::post_card::Time;
 use crate::components::states::ErrorBox;
+use crate::clock::read_again_when_back;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::session::use_session;
 use crate::store::{check_start, load_next, show_waiting, use_store, ListKey};
@@ -59,6 +60,9 @@ pub fn Profile() -> impl IntoView {
         let (api, store) = (api.clone(), store.clone());
         move |_: ()| {
             let uuid = uuid.get_untracked();
+            if uuid.is_empty() {
+                return;
+            }
             let (api, store) = (api.clone(), store.clone());
             spawn_local_scoped_with_cancellation(async move {
                 if let Ok(user) = api.user(&uuid).await {
@@ -89,6 +93,7 @@ pub fn Profile() -> impl IntoView {
             }
         }
     });
+    read_again_when_back(revalidate);
     let show_new = Callback::new({
         let store = store.clone();
         move |_: ()| show_waiting(&store.list(&ListKey::Posts(uuid.get_untracked())), true)

@@ -6,6 +6,7 @@ use crate::api::ApiError;
 use crate::components::feed::Feed;
 use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
+use crate::clock::read_again_when_back;
 use crate::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::store::{check_end, load_next, show_waiting, use_store, ListKey, Store};
 use crate::use_api;
@@ -122,7 +123,6 @@ pub fn Thread() -> impl IntoView {
     // Shown from the store, then read again (stale-while-revalidate): the
     // post (an edit or a deletion made elsewhere) and the end of its replies
     // (new ones wait behind "Show N new replies").
-    let last_check = StoredValue::new(0.0_f64);
     let revalidate = Callback::new({
         let (api, store) = (api.clone(), store.clone());
         move |_: ()| {
@@ -130,7 +130,6 @@ pub fn Thread() -> impl IntoView {
             if uuid.is_empty() || store.is_deleted(&uuid) {
                 return;
             }
-            last_check.set_value(js_sys::Date::now());
             let (api, store) = (api.clone(), store.clone());
             spawn_local_scoped_with_cancellation(async move {
                 match api.get_post(&uuid).await {
@@ -168,14 +167,7 @@ pub fn Thread() -> impl IntoView {
             }
         }
     });
-    // Back to the tab after a while: read again.
-    let on_visible = window_event_listener_untyped("visibilitychange", move |_| {
-        let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
-        if visible && js_sys::Date::now() - last_check.get_value() > 10_000.0 {
-            revalidate.run(());
-        }
-    });
-    on_cleanup(move || on_visible.remove());
+    read_again_when_back(revalidate);
     let show_new = Callback::new({
         let store = store.clone();
         move |_: ()| show_waiting(&store.list(&ListKey::Replies(uuid.get_untracked())), false)
