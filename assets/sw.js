@@ -4,11 +4,15 @@
 //   (the hashed wasm, JS glue and CSS, the icon): a repeat visit starts even
 //   offline.
 // - Pages (navigations) and config.json: the network first, the kept copy
-//   when offline. A fresh index.html is kept with its files, and files no
-//   page names any more are dropped.
+//   when offline. Navigations are asked for while the worker starts
+//   (navigation preload). When index.html has changed, the new one is kept
+//   with its files, and files no page names any more are dropped.
 // - Hashed files never change: the kept copy first.
 // - The API is never touched here: what Perch shows offline comes from its
 //   own memory and drafts, never from a stale answer of someone else's.
+//   Where the browser can (static routing), API and sign-in requests and
+//   every other origin's go to the network without starting this worker at
+//   all, so a page's many API calls do not each wait for it.
 'use strict';
 const CACHE = 'perch-shell-v1';
 const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css)$/;
@@ -22,6 +26,31 @@ function filesOf(html) {
     if (url.origin === self.location.origin && !url.pathname.startsWith('/api/')) found.add(url.pathname);
   }
   return [...found];
+}
+
+/** Keeps `index` unless it is the index.html already kept. */
+async function keepShellIfChanged(index) {
+  const kept = await caches.match('/');
+  if (kept && (await kept.text()) === (await index.clone().text())) return;
+  await keepShell(index);
+}
+
+/** Requests that go to the network, never through this worker (where the browser supports it). */
+async function bypassWorker(event) {
+  if (!event.addRoutes || typeof URLPattern === 'undefined') return;
+  const here = new URL(self.location.href);
+  try {
+    await event.addRoutes([
+      { condition: { urlPattern: new URLPattern({ pathname: '/api/*' }) }, source: 'network' },
+      { condition: { urlPattern: new URLPattern({ pathname: '/oauth/*' }) }, source: 'network' },
+    ]);
+  } catch (unsupported) { return; }
+  try {
+    await event.addRoutes({
+      condition: { not: { urlPattern: new URLPattern({ protocol: here.protocol.slice(0, -1), hostname: here.hostname, port: here.port }) } },
+      source: 'network',
+    });
+  } catch (unsupported) { /* the fetch handler below lets them pass */ }
 }
 
 /** Keeps `index` (a Response of index.html) and every file it names; drops the rest. */
@@ -42,6 +71,7 @@ async function keepShell(index) {
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
+    await bypassWorker(event);
     const index = await fetch('/', { cache: 'no-cache' });
     if (index.ok) await keepShell(index);
     await self.skipWaiting();
@@ -51,6 +81,7 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+    if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
     await self.clients.claim();
   })());
 });
@@ -62,8 +93,8 @@ self.addEventListener('fetch', (event) => {
   if (req.mode === 'navigate') {
     event.respondWith((async () => {
       try {
-        const res = await fetch(req);
-        if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html')) event.waitUntil(keepShell(res.clone()));
+        const res = (await event.preloadResponse) ?? (await fetch(req));
+        if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html')) event.waitUntil(keepShellIfChanged(res.clone()));
         return res;
       } catch (offline) {
         return (await caches.match('/')) ?? Response.error();
@@ -74,7 +105,15 @@ self.addEventListener('fetch', (event) => {
   } else if (url.pathname === '/config.json' || url.pathname.startsWith('/icon')) {
     event.respondWith((async () => {
       try {
-        return await fetch(req);
+        const res = await fetch(req);
+        if (res.ok) {
+          const copy = res.clone();
+          event.waitUntil((async () => {
+            const cache = await caches.open(CACHE);
+            if (await cache.match(url.pathname)) await cache.put(url.pathname, copy);
+          })());
+        }
+        return res;
       } catch (offline) {
         return (await caches.match(url.pathname)) ?? Response.error();
       }

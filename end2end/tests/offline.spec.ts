@@ -49,3 +49,27 @@ test('the app is installable: a manifest with icons, and a service worker', asyn
   const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
   expect(installabilityErrors.filter((e: any) => e.errorId !== 'in-incognito')).toEqual([]);
 });
+
+test('with the worker installed, API calls do not wait for it and pages are asked for while it starts', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBeTruthy();
+  expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).navigationPreload.getState()).enabled)).toBe(true);
+
+  await page.reload();
+  await expect(page.getByRole('feed').first().getByRole('article').first()).toBeVisible();
+  // Resource timing says which rule each request matched: static routing
+  // ('network', the worker not asked) or the worker's fetch event.
+  const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => ({
+    path: new URL(e.name).pathname,
+    matched: (e as unknown as { workerMatchedSourceType?: string }).workerMatchedSourceType ?? '',
+    workerStart: (e as PerformanceResourceTiming).workerStart,
+  })));
+  const api = entries.filter((e) => e.path.startsWith('/api/'));
+  expect(api.length).toBeGreaterThan(0);
+  expect(api.filter((e) => e.matched !== 'network'), 'API requests that woke the worker').toEqual([]);
+  const wasm = entries.filter((e) => e.path.endsWith('.wasm'));
+  expect(wasm.length).toBe(1);
+  expect(wasm[0].matched, 'the wasm comes through the worker').not.toBe('network');
+  expect(wasm[0].workerStart).toBeGreaterThan(0);
+});
