@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-native test-wasm test-e2e test-openapi test-size size bench-server bench-timeline lighthouse
+.PHONY: run test setup app test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-server bench-timeline lighthouse
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -53,6 +53,11 @@ test-size:
 # Benchmark, not a test: the size of what a browser downloads.
 size: setup
 	./scripts/size-report.sh
+
+# Benchmark, not a test: the first load with one page only, with no page,
+# and with parts of the shell taken out (docs/size.md). Builds HEAD.
+size-by-part: setup
+	./scripts/size-by-part.sh
 
 # Benchmark, not a test: the server's throughput against ping.
 bench-server:
