@@ -63,17 +63,24 @@ pub fn Profile() -> impl IntoView {
             if uuid.is_empty() {
                 return;
             }
-            let (api, store) = (api.clone(), store.clone());
-            spawn_local_scoped_with_cancellation(async move {
-                if let Ok(user) = api.user(&uuid).await {
-                    store.put_user(user);
+            // The user and the first page of posts are read at once: the
+            // uuid is known, so neither waits for the other.
+            spawn_local_scoped_with_cancellation({
+                let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
+                async move {
+                    if let Ok(user) = api.user(&uuid).await {
+                        store.put_user(user);
+                    }
                 }
-                check_start(store.list(&ListKey::Posts(uuid.clone())), |page| async move {
+            });
+            let (api, store) = (api.clone(), store.clone());
+            spawn_local_scoped_with_cancellation(check_start(
+                store.list(&ListKey::Posts(uuid.clone())),
+                move |page| async move {
                     let page = api.user_posts(&uuid, page).await?;
                     Ok(page.posts.into_iter().map(|p| store.put_post(p)).collect())
-                })
-                .await;
-            });
+                },
+            ));
         }
     });
     Effect::new({
