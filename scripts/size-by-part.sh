@@ -16,9 +16,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 export TRUNK_SKIP_VERSION_CHECK=true
-# The scratch builds share the repository's target directory: only the app
-# crate is compiled again for each variant.
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target}
+# The scratch builds have a target directory of their own. Sharing the
+# repository's would be wrong, not just slower: cargo would take the last
+# variant's wasm for the real app's next build, whose sources are older.
+# The first run compiles the dependencies once (a few minutes).
+export CARGO_TARGET_DIR=$root/target/size-by-part
 work=$(mktemp -d)
 trap 'git -C "$root" worktree remove --force "$work/tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 git worktree add --detach -q "$work/tree" HEAD

@@ -6,7 +6,6 @@
 use crate::store::use_store;
 use crate::text::{relative_time, relative_time_words, segments, Segment};
 use leptos::prelude::*;
-use leptos_router::components::A;
 use perch_model::{Parent, Post};
 
 /// The content of a post: text, links and mentions.
@@ -21,7 +20,7 @@ pub fn PostContent(content: String) -> impl IntoView {
             }
             .into_any(),
             Segment::Mention(name) => {
-                view! { <A href=format!("/user/@{name}") attr:class="mention">{format!("@{name}")}</A> }.into_any()
+                view! { <a href=format!("/user/@{name}") class="mention">{format!("@{name}")}</a> }.into_any()
             }
         })
         .collect_view();
@@ -69,8 +68,8 @@ fn ReplyingTo(parent: Parent) -> impl IntoView {
         <p class="replying-to">
             "Replying to "
             {match author {
-                Some(name) => view! { <A href=format!("/user/@{name}")>{format!("@{name}")}</A> }.into_any(),
-                None => view! { <A href=format!("/post/{uuid}")>"a post"</A> }.into_any(),
+                Some(name) => view! { <a href=format!("/user/@{name}")>{format!("@{name}")}</a> }.into_any(),
+                None => view! { <a href=format!("/post/{uuid}")>"a post"</a> }.into_any(),
             }}
         </p>
     }
@@ -122,6 +121,9 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
     let labelled_by = heading_id.clone();
     let name = author.shown_name().to_owned();
     let class = if focused { "post focused" } else { "post" };
+    // Plain links: the router follows any same-origin `<a>` by itself.
+    // `<A>` would add a memo and an effect per link (for `aria-current`,
+    // which a post's links never need), run again on every navigation.
     view! {
         <article
             class=class
@@ -133,12 +135,12 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
         >
             <header class="post-head">
                 <super::avatar::Avatar src=author.avatar.clone() name=name.clone()/>
-                <A href=profile.clone() attr:class="author" attr:id=heading_id>
+                <a href=profile.clone() class="author" id=heading_id>
                     <span class="display-name" dir="auto">{name}</span>
                     " "
                     <span class="handle">{format!("@{}", author.username)}</span>
-                </A>
-                <A href=thread.clone() attr:class="time-link"><Time at=post.created_at/></A>
+                </a>
+                <a href=thread.clone() class="time-link"><Time at=post.created_at/></a>
             </header>
             {post.parent.is_reply().then(|| view! { <ReplyingTo parent=post.parent.clone()/> })}
             {move || if editing.get() {
@@ -147,11 +149,11 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
                 view! { <PostContent content=content.with(|p| p.content.clone())/> }.into_any()
             }}
             <footer class="post-meta">
-                <A href=thread>{move || plural(replies.with(|p| p.reply_count), "reply", "replies")}</A>
+                <a href=thread>{move || plural(replies.with(|p| p.reply_count), "reply", "replies")}</a>
                 {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
                 <super::toggle_buttons::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
-                    <A href=format!("/post/{uuid}#reply") attr:class="reply-link">"Reply"</A>
+                    <a href=format!("/post/{uuid}#reply") class="reply-link">"Reply"</a>
                 })}
                 {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone() editing/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}

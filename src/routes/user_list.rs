@@ -11,7 +11,6 @@ use crate::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
 use crate::navigation::Title;
-use leptos_router::components::A;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Which {
@@ -128,9 +127,9 @@ fn UserCard(uuid: String) -> impl IntoView {
                 <div class="user-card">
                     <crate::components::avatar::Avatar src=u.avatar.clone() name=name.clone()/>
                     <div>
-                        <A href=format!("/user/@{}", u.username) attr:class="author">
+                        <a href=format!("/user/@{}", u.username) class="author">
                             <span class="display-name" dir="auto">{name}</span> " " <span class="handle">{format!("@{}", u.username)}</span>
-                        </A>
+                        </a>
                         {(!u.bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{u.bio.clone()}</p> })}
                     </div>
                     <crate::components::toggle_buttons::FollowButton uuid=u.uuid.clone()/>
@@ -139,7 +138,7 @@ fn UserCard(uuid: String) -> impl IntoView {
         }
         None => {
             let id = id.clone();
-            view! { <div class="user-card"><A href=format!("/user/{id}")>{id.clone()}</A></div> }.into_any()
+            view! { <div class="user-card"><a href=format!("/user/{id}")>{id.clone()}</a></div> }.into_any()
         }
     }
 }

@@ -1,0 +1,88 @@
+// Benchmark, not a test: the main thread's long tasks while a page loads
+// signed in, with a cold HTTP cache and the CPU slowed down 4x (as
+// Lighthouse's mobile preset does), in real Chromium against a running
+// server. Prints each run, then the median and spread (min-max) of:
+//   blocking ms   the sum of each long task's time over 50 ms (what
+//                 Lighthouse calls total blocking time, here measured, not
+//                 simulated, up to 3 s after the first post is drawn)
+//   longest ms    the longest task
+//   post ms       when the first post was drawn, from navigation start
+//   script ms     all the time the page spent running script (Chromium's
+//                 ScriptDuration), however it was cut into tasks: the
+//                 least noisy of the four
+// Usage: node bench/long-tasks.mjs BASE TOKEN [PATH] [RUNS]
+// Several servers (say the app before and after a change) may be given as
+// BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
+// Run by scripts/bench-render.sh (make bench-render), which starts the server.
+import { chromium } from '@playwright/test';
+
+const [bases, tokens, path = '/', runs = '6'] = process.argv.slice(2);
+const targets = bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+
+async function once({ base, token }) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Access token', { exact: true }).fill(token);
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+  // A new tab of the signed-in context: its counters start at nothing.
+  await page.close();
+  const tab = await context.newPage();
+  const cdp = await context.newCDPSession(tab);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Performance.enable');
+  await tab.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__tasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('article.post')) {
+        w.__post = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await tab.goto(`${base}${path}`);
+  await tab.locator('article.post').first().waitFor({ timeout: 60_000 });
+  await tab.waitForTimeout(3000);
+  const { tasks, post } = await tab.evaluate(() => ({ tasks: window.__tasks, post: window.__post }));
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const script = 1000 * metrics.find((m) => m.name === 'ScriptDuration').value;
+  await context.close();
+  const counted = tasks.filter(([start]) => start <= post + 3000);
+  return {
+    blocking: counted.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0),
+    longest: Math.max(0, ...counted.map(([, d]) => d)),
+    post,
+    script,
+  };
+}
+
+for (let run = 1; run <= Number(runs); run++) {
+  for (const target of targets) {
+    const row = await once(target);
+    target.rows.push(row);
+    console.log(`${target.base} run ${run}: blocking ${row.blocking.toFixed(0)} ms, longest ${row.longest.toFixed(0)} ms, first post ${row.post.toFixed(0)} ms, script ${row.script.toFixed(0)} ms`);
+  }
+}
+await browser.close();
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
+console.log(`\n${path}, ${runs} runs each, median (min–max):`);
+console.log('| server | blocking ms | longest ms | first post ms | script ms |\n|---|---|---|---|---|');
+for (const { base, rows } of targets) {
+  console.log(`| ${base} | ${spread(rows.map((r) => r.blocking))} | ${spread(rows.map((r) => r.longest))} | ${spread(rows.map((r) => r.post))} | ${spread(rows.map((r) => r.script))} |`);
+}
