@@ -11,6 +11,7 @@
 // emptied through the DevTools protocol before each cold run, and a warm
 // run follows a plain visit of the same page.
 import { chromium } from '@playwright/test';
+import { signIn } from './sign-in.mjs';
 import lighthouse from 'lighthouse';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,10 +56,7 @@ const context = await chromium.launchPersistentContext(profileDir, {
   ],
 });
 const page = context.pages()[0] ?? (await context.newPage());
-await page.goto(`${base}/signin`);
-await page.getByLabel('Access token', { exact: true }).fill(token);
-await page.getByRole('button', { name: 'Sign in with token' }).click();
-await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+await signIn(page, base, token);
 const cdp = await context.newCDPSession(page);
 
 const metrics = {

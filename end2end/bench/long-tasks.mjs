@@ -15,6 +15,7 @@
 // BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by scripts/bench-render.sh (make bench-render), which starts the server.
 import { chromium } from '@playwright/test';
+import { signIn } from './sign-in.mjs';
 
 const [bases, tokens, path = '/', runs = '6'] = process.argv.slice(2);
 const targets = bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
@@ -26,10 +27,7 @@ const browser = await chromium.launch({
 async function once({ base, token }) {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 823 } });
   const page = await context.newPage();
-  await page.goto(`${base}/signin`);
-  await page.getByLabel('Access token', { exact: true }).fill(token);
-  await page.getByRole('button', { name: 'Sign in with token' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+  await signIn(page, base, token);
   // A new tab of the signed-in context: its counters start at nothing.
   await page.close();
   const tab = await context.newPage();

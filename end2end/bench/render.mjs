@@ -9,6 +9,7 @@
 // (several servers: runs alternate between them). Run by
 // scripts/bench-render.sh (make bench-render), which starts the server.
 import { chromium } from '@playwright/test';
+import { signIn } from './sign-in.mjs';
 
 const [bases, tokens, runs = '5'] = process.argv.slice(2);
 const targets = bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
@@ -24,9 +25,7 @@ const median = (xs) => {
 async function once({ base, token }) {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 823 } });
   const page = await context.newPage();
-  await page.goto(`${base}/signin`);
-  await page.getByLabel('Access token', { exact: true }).fill(token);
-  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await signIn(page, base, token);
   await page.locator('article.post').nth(19).waitFor();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });

@@ -4,6 +4,7 @@
 // trips before it, and the JS heap after 500 posts. Run by
 // scripts/bench-timeline.sh, which starts the server and makes the accounts.
 import { chromium } from '@playwright/test';
+import { signIn } from './sign-in.mjs';
 import { readFileSync } from 'node:fs';
 
 const [base, tokensFile] = process.argv.slice(2);
@@ -43,10 +44,7 @@ const context = await browser.newContext({ viewport: { width: 1000, height: 900 
 const page = await context.newPage();
 
 // Sign in once with the token form: the session (and the owner) is cached.
-await page.goto(`${base}/signin`);
-await page.getByLabel('Access token', { exact: true }).fill(tokens.bench);
-await page.getByRole('button', { name: 'Sign in with token' }).click();
-await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+await signIn(page, base, tokens.bench);
 await page.goto('about:blank');
 
 await page.addInitScript(() => {
