@@ -15,6 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# trunk, and wasm-opt 132 from npm (scripts/setup.sh installs both).
+export PATH="$root/end2end/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 # The scratch builds have a target directory of their own. Sharing the
 # repository's would be wrong, not just slower: cargo would take the last
