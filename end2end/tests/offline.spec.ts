@@ -32,6 +32,23 @@ test('a repeat visit starts offline, says so, and keeps what is typed', async ({
   await page.getByLabel('Post text').fill('');
 });
 
+test('a first visit is not held up by the worker: it is registered 5 s after the page has loaded', async ({ page }) => {
+  // Its install reads index.html and every file again, which must not
+  // queue in front of the first page's own requests (docs/performance.md).
+  const registered = () => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration()));
+  await page.clock.install();
+  await page.goto('/signin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await page.evaluate(() => new Promise((loaded) => {
+    if (document.readyState === 'complete') loaded(null);
+    else addEventListener('load', () => loaded(null));
+  }));
+  await page.clock.runFor(4_000);
+  expect(await registered()).toBe(false);
+  await page.clock.runFor(1_500);
+  await expect.poll(registered).toBe(true);
+});
+
 test('the app is installable: a manifest with icons, and a service worker', async ({ page, request }) => {
   const manifest = await (await request.get('/manifest.webmanifest')).json();
   expect(manifest).toMatchObject({ name: 'Perch', start_url: '/', display: 'standalone' });
