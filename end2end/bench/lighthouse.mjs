@@ -12,7 +12,7 @@
 // DevTools protocol before each cold run; a warm run follows a plain visit
 // of the same page (so the service worker is there, as on a repeat visit).
 import { chromium } from '@playwright/test';
-import { signIn } from './sign-in.mjs';
+import { signIn } from './shared.mjs';
 import lighthouse from 'lighthouse';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -14,20 +14,14 @@
 // Several servers (say the app before and after a change) may be given as
 // BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by scripts/bench-render.sh (make bench-render), which starts the server.
-import { chromium } from '@playwright/test';
-import { signIn } from './sign-in.mjs';
+import { launchChromium, median, signedInPage, targetsOf } from './shared.mjs';
 
 const [bases, tokens, path = '/', runs = '6'] = process.argv.slice(2);
-const targets = bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const targets = targetsOf(bases, tokens);
+const browser = await launchChromium();
 
 async function once({ base, token }) {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 823 } });
-  const page = await context.newPage();
-  await signIn(page, base, token);
+  const { context, page } = await signedInPage(browser, base, token);
   // A new tab of the signed-in context: its counters start at nothing.
   await page.close();
   const tab = await context.newPage();
@@ -74,10 +68,6 @@ for (let run = 1; run <= Number(runs); run++) {
 }
 await browser.close();
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 console.log(`\n${path}, ${runs} runs each, median (min–max):`);
 console.log('| server | blocking ms | longest ms | first post ms | script ms |\n|---|---|---|---|---|');

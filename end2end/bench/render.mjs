@@ -8,24 +8,14 @@
 // Usage: node bench/render.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS]
 // (several servers: runs alternate between them). Run by
 // scripts/bench-render.sh (make bench-render), which starts the server.
-import { chromium } from '@playwright/test';
-import { signIn } from './sign-in.mjs';
+import { launchChromium, median, signedInPage, targetsOf } from './shared.mjs';
 
 const [bases, tokens, runs = '5'] = process.argv.slice(2);
-const targets = bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+const targets = targetsOf(bases, tokens);
+const browser = await launchChromium();
 
 async function once({ base, token }) {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 823 } });
-  const page = await context.newPage();
-  await signIn(page, base, token);
+  const { context, page } = await signedInPage(browser, base, token);
   await page.locator('article.post').nth(19).waitFor();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });

@@ -4,7 +4,7 @@
 // trips before it, and the JS heap after 500 posts. Run by
 // scripts/bench-timeline.sh, which starts the server and makes the accounts.
 import { chromium } from '@playwright/test';
-import { signIn } from './sign-in.mjs';
+import { signIn } from './shared.mjs';
 import { readFileSync } from 'node:fs';
 
 const [base, tokensFile] = process.argv.slice(2);

@@ -1,0 +1,39 @@
+// What the benchmarks share: signing in as a person would (the token form
+// of /signin), and, for those that compare builds (long-tasks.mjs,
+// render.mjs), the servers to alternate between, the browser and the
+// median.
+import { chromium } from '@playwright/test';
+
+/** Signs `page` in at `base` with `token` and waits for the home page. */
+export async function signIn(page, base, token) {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Access token', { exact: true }).fill(token);
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+}
+
+/** The servers of "BASE1,BASE2" and "TOKEN1,TOKEN2", each with no rows yet. */
+export function targetsOf(bases, tokens) {
+  return bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
+}
+
+/** Headless Chromium, Debian's unless CHROMIUM_PATH says otherwise. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A new signed-in context at a phone's width, service workers blocked. */
+export async function signedInPage(browser, base, token) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  await signIn(page, base, token);
+  return { context, page };
+}
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
