@@ -1,20 +1,21 @@
-//! Perch, the web app. `App` loads `config.json`, then hands the routes
-//! (`routes/`, one file a page) the configuration through context; shared
-//! pieces of the page live in `components/`.
+//! Perch, the web app. The root: `App` loads `config.json`, then renders
+//! the shell and its pages. The rooms, each a folder:
+//! - `routes/`: the pages, one file each, and the router;
+//! - `components/`: pieces several pages show;
+//! - `store/`: the one store of posts, users and lists; the one home of
+//!   loading from the server and of the owner's writes;
+//! - `timeline/`: the home timeline's merge of sources;
+//! - `api/`: the server's client (`Api`) and `config.json`;
+//! - `account/`: the signed-in person (session, OAuth, drafts);
+//! - `browser/`: the browser's services (Web Storage, DOM, navigation,
+//!   shortcuts, clock, boot frame, offline).
+//! `docs/app.md` has the map.
 
+pub mod account;
 pub mod api;
-pub mod boot;
-pub mod clock;
+pub mod browser;
 pub mod components;
-pub mod config;
-pub mod drafts;
-pub mod navigation;
-pub mod oauth;
-pub mod offline;
 pub mod routes;
-pub mod session;
-pub mod shortcuts;
-pub mod storage;
 pub mod store;
 #[cfg(test)]
 mod test_rng;
@@ -22,38 +23,21 @@ pub mod text;
 pub mod timeline;
 
 use leptos::prelude::*;
-use perch_model::ClientConfig;
 
 /// The whole app: the configuration first, then the pages. Until the
 /// configuration is known, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
-    let config = LocalResource::new(config::load);
+    let config = LocalResource::new(api::config::load);
     move || match config.get() {
         None => ().into_any(),
         Some(Ok(config)) => {
-            boot::remove_frame();
+            browser::boot::remove_frame();
             view! { <routes::Shell config/> }.into_any()
         }
         Some(Err(problem)) => {
-            boot::remove_frame();
-            view! { <config::ConfigProblem problem/> }.into_any()
+            browser::boot::remove_frame();
+            view! { <api::config::ConfigProblem problem/> }.into_any()
         }
     }
-}
-
-/// The configuration the pages read through `use_context`.
-pub fn use_config() -> ClientConfig {
-    expect_context::<ClientConfig>()
-}
-
-/// The API client every page uses.
-pub fn use_api() -> api::Api {
-    expect_context::<api::Api>()
-}
-
-/// A mutex's data, even after a panic elsewhere poisoned it: the app's
-/// shared state (store, timeline queue) stays readable.
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }

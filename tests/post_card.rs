@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use leptos_router::components::Router;
 use perch::components::post_card::PostCard;
-use perch::session::Session;
+use perch::account::session::Session;
 use perch::store::Store;
 use perch_model::Post;
 use wasm_bindgen::JsCast;
@@ -20,11 +20,12 @@ async fn card(json: &str) -> web_sys::Element {
     let post: Post = serde_json::from_str(json).expect("tolerant reading");
     let uuid = post.uuid.clone();
     let session = Session::restore();
-    let store = Store::new(session);
+    let config = perch_model::ClientConfig { api_base: "/api/v1".into(), application_id: "test".into() };
+    let api = perch::api::Api::new(&config, session);
+    let store = Store::new(session, api.clone());
     store.put_post(post);
     let handle = leptos::mount::mount_to(common::container(), move || {
-        let config = perch_model::ClientConfig { api_base: "/api/v1".into(), application_id: "test".into() };
-        provide_context(perch::api::Api::new(&config, session));
+        provide_context(api.clone());
         provide_context(store.clone());
         provide_context(session);
         view! { <Router><PostCard uuid=uuid.clone()/></Router> }
@@ -120,5 +121,12 @@ async fn a_locked_post_from_an_application_says_so() {
     assert!(
         text.contains("Locked") && text.contains("via Perch") && text.contains("1 reply") && text.contains("1 like")
     );
-    assert_eq!(article.tag_name(), "ARTICLE");
+    let lock = article.query_selector(".locked").unwrap().expect("a lock mark");
+    assert_eq!(lock.get_attribute("title").as_deref(), Some("Replies are off for this post"), "the mark says why");
+    // The card is named by its author: `aria-labelledby` points at an
+    // element inside this card (a wrong or shared id would name it wrongly).
+    let labelled_by = article.get_attribute("aria-labelledby").expect("the card is named");
+    let label = document().get_element_by_id(&labelled_by).expect("the naming element exists");
+    assert!(article.contains(Some(&label)), "the card's name comes from inside the card");
+    assert_eq!(label.text_content().unwrap().trim(), "a @a");
 }

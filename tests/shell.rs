@@ -4,10 +4,10 @@
 //! runner's own output), so each mounts into a fresh container of its own.
 
 use leptos::prelude::*;
-use perch::config::{parse, ConfigProblem};
+use perch::api::config::{parse, ConfigProblem};
 use perch::routes::Shell;
-use perch::session::Signed;
-use perch::storage::{self, Key};
+use perch::account::session::Signed;
+use perch::browser::web_storage::{self, Key};
 use perch_model::{ClientConfig, User};
 use wasm_bindgen_test::*;
 
@@ -75,7 +75,7 @@ async fn every_route_shows_its_own_page() {
 
 #[wasm_bindgen_test]
 async fn every_route_resolves_signed_out_and_unknown_paths_are_not_found() {
-    storage::remove(&Key::Session);
+    web_storage::remove(&Key::Session);
     every_route_shows_its_own_page().await;
     let home = route("/").await;
     assert!(home.text.contains("once you have signed in"), "signed out, home asks to sign in: {home:?}");
@@ -84,12 +84,12 @@ async fn every_route_resolves_signed_out_and_unknown_paths_are_not_found() {
 #[wasm_bindgen_test]
 async fn every_route_resolves_signed_in() {
     let user = User { uuid: "u-ada".into(), username: "ada".into(), ..User::default() };
-    storage::set_json(&Key::Session, &Signed::from_pasted_token("not-a-real-token".into(), user));
+    web_storage::set_json(&Key::Session, &Signed::from_pasted_token("not-a-real-token".into(), user));
     every_route_shows_its_own_page().await;
     let home = route("/").await;
     assert!(home.text.contains("New post") && home.text.contains("Timeline"), "signed in, home has both: {home:?}");
     assert!(!home.text.contains("once you have signed in"), "{home:?}");
-    storage::remove(&Key::Session);
+    web_storage::remove(&Key::Session);
 }
 
 #[wasm_bindgen_test]

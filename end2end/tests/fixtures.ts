@@ -1,6 +1,9 @@
 // The `test` every spec imports: after each test, axe-core audits the page it
 // ended on, and `visit` audits every page it opens; any Content-Security-Policy
-// violation the browser reports during a test fails it too.
+// violation the browser reports during a test fails it too, and so does any
+// crash: an uncaught error in the page (`pageerror`: a wasm panic ends as
+// `RuntimeError: unreachable`) or a panic's message on the console. A panic
+// kills the app until a reload, so no test may pass over one.
 import { test as base, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
@@ -14,6 +17,9 @@ export async function expectAccessible(page: Page) {
   expect(summary, `axe-core violations on ${page.url()}`).toEqual([]);
 }
 
+/** What a panic of the app's wasm writes to the console. */
+const PANIC = /panicked at|RuntimeError|unreachable executed|already been disposed/i;
+
 export const test = base.extend<{ visit: (path: string) => Promise<void>; auditAfter: void }>({
   visit: async ({ page }, use) => {
     await use(async (path: string) => {
@@ -24,11 +30,15 @@ export const test = base.extend<{ visit: (path: string) => Promise<void>; auditA
   auditAfter: [
     async ({ page }, use, testInfo) => {
       const blocked: string[] = [];
+      const crashes: string[] = [];
       page.on('console', (msg) => {
         if (/Content Security Policy/i.test(msg.text())) blocked.push(msg.text());
+        if (msg.type() === 'error' && PANIC.test(msg.text())) crashes.push(msg.text());
       });
+      page.on('pageerror', (error) => crashes.push(`${error.name}: ${error.message}`));
       await use();
       expect(blocked, 'Content-Security-Policy violations').toEqual([]);
+      expect(crashes, 'uncaught errors or wasm panics in the page').toEqual([]);
       if (testInfo.status === testInfo.expectedStatus && page.url() !== 'about:blank') {
         await expectAccessible(page);
       }

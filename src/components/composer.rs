@@ -7,14 +7,11 @@
 
 use super::counter::Counter;
 use crate::api::ApiError;
-use crate::drafts::{Draft, LocalStorage};
-use crate::session::use_session;
-use crate::storage::DraftContext;
+use crate::account::session::use_session;
+use crate::browser::web_storage::DraftContext;
 use crate::store::use_store;
-use crate::use_api;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
-use perch_model::{validate_content, ContentError, NewPost, Operation, Subject};
+use perch_model::{validate_content, ContentError, Operation, Subject};
 
 #[component]
 pub fn Composer(
@@ -25,22 +22,28 @@ pub fn Composer(
     #[prop(optional)]
     replying_to: Option<String>,
 ) -> impl IntoView {
-    let (session, store, api) = (use_session(), use_store(), use_api());
-    let account = session.signed_untracked().map(|s| s.user.uuid).unwrap_or_default();
+    let (session, store) = (use_session(), use_store());
     let context = parent.clone().map_or(DraftContext::New, DraftContext::Reply);
-    let draft = std::sync::Arc::new(Draft::new(LocalStorage, &account, context));
-    let text = RwSignal::new(draft.restore());
+    // The draft's state is the store's: a send that outlives this page ends
+    // there, and a composer opened again on this draft shows it.
+    let writing = store.writing(context.clone());
+    let text = Signal::<String>::from(writing.text.read_only());
+    let (locked, sending, error) = (writing.locked.clone(), writing.busy.clone(), writing.error.clone());
     // Another tab typing in the same draft: show it here too, so neither
     // tab's text silently replaces the other's.
-    let key_name = draft.key_name();
-    crate::storage::on_change_elsewhere(move |name, value| {
-        if name == key_name {
-            text.set(value.unwrap_or_default());
+    let key_name = crate::browser::web_storage::Key::Draft {
+        account: session.signed_untracked().map(|s| s.user.uuid).unwrap_or_default(),
+        context: context.clone(),
+    }
+    .name();
+    crate::browser::web_storage::on_change_elsewhere({
+        let (store, context) = (store.clone(), context.clone());
+        move |name, value| {
+            if name == key_name {
+                store.typed_elsewhere(context.clone(), value.unwrap_or_default());
+            }
         }
     });
-    let locked = RwSignal::new(false);
-    let sending = RwSignal::new(false);
-    let error = RwSignal::new(None::<ApiError>);
     let subject = Subject::of(parent.is_some());
     let is_reply = parent.is_some();
     let field_id = if is_reply { "reply-text" } else { "post-text" };
@@ -48,35 +51,16 @@ pub fn Composer(
 
     let over = move || text.with(|t| matches!(validate_content(t), Err(ContentError::TooLong { .. })));
     let empty = move || text.with(|t| t.trim().is_empty());
-    let send = {
-        let (draft, parent) = (draft.clone(), parent.clone());
-        Callback::new(move |_: ()| {
-            if sending.get_untracked() || over() || empty() {
-                return;
-            }
-            sending.set(true);
-            error.set(None);
-            let body =
-                NewPost { content: text.get_untracked(), locked: locked.get_untracked(), parent: parent.clone() };
-            let (api, store, draft) = (api.clone(), store.clone(), draft.clone());
-            // Not scoped to the page: a send finishes even if the person moves on.
-            spawn_local(async move {
-                match api.send_post(&body).await {
-                    Ok(post) => {
-                        store.post_sent(post);
-                        let left = draft.sent(&body.content, &text.get_untracked());
-                        if left.is_empty() {
-                            locked.set(false);
-                        }
-                        text.set(left);
-                    }
-                    Err(e) => error.set(Some(e)),
-                }
-                sending.set(false);
-            });
-        })
+    let send = Callback::new({
+        let (store, context) = (store.clone(), context.clone());
+        move |_: ()| store.send_post(context.clone())
+    });
+    let typed = {
+        let (store, context) = (store.clone(), context.clone());
+        move |value: String| store.typed(context.clone(), value, None)
     };
-
+    let sending = Signal::<bool>::from(sending.read_only());
+    let error = Signal::<Option<ApiError>>::from(error.read_only());
     let refused = move || session.refusal(Operation::SendPost, subject);
     let label = if is_reply { "Reply" } else { "Post" };
     view! {
@@ -89,11 +73,7 @@ pub fn Composer(
                 rows="4"
                 aria-describedby=counter_id.clone()
                 prop:value=move || text.get()
-                on:input=move |ev| {
-                    let value = event_target_value(&ev);
-                    draft.typed(&value);
-                    text.set(value);
-                }
+                on:input=move |ev| typed(event_target_value(&ev))
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                     if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
                         ev.prevent_default();
@@ -103,7 +83,7 @@ pub fn Composer(
             ></textarea>
             <div class="composer-row">
                 <Counter text id=counter_id/>
-                <label class="switch"><input type="checkbox" prop:checked=move || locked.get()
+                <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()}
                     on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
                 <button type="submit" aria-busy=move || sending.get().to_string()
                     disabled=move || sending.get() || over() || empty() || refused().is_some()

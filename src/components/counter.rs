@@ -36,7 +36,7 @@ pub fn band(n: usize) -> u8 {
 /// a hidden live region says it again only on entering a new band, and
 /// says nothing when the text is back far from the limit.
 #[component]
-pub fn Counter(text: RwSignal<String>, id: String) -> impl IntoView {
+pub fn Counter(#[prop(into)] text: Signal<String>, id: String) -> impl IntoView {
     let warn = move || text.with(|t| char_count(t) >= WARN_FROM);
     let over = move || text.with(|t| char_count(t) > MAX_CONTENT_CHARS);
     let current = Memo::new(move |_| text.with(|t| band(char_count(t))));
@@ -65,7 +65,7 @@ mod tests {
     }
 
     #[test]
-    fn the_counter_speaks_only_on_entering_a_band() {
+    fn the_bands_are_far_then_20_10_0_left_then_over() {
         let bands: Vec<u8> = [0, 479, 480, 489, 490, 499, 500, 501, 600].into_iter().map(band).collect();
         assert_eq!(bands, [0, 0, 1, 1, 2, 2, 3, 4, 4]);
     }

@@ -33,7 +33,7 @@ pub fn FindPerson(
     #[prop(optional)]
     hide_label: bool,
 ) -> impl IntoView {
-    let (api, store, navigate) = (crate::use_api(), use_store(), use_navigate());
+    let (api, store, navigate) = (crate::api::use_api(), use_store(), use_navigate());
     let typed = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
@@ -52,7 +52,7 @@ pub fn FindPerson(
             move |name: &str| {
                 typed.set(String::new());
                 problem.set(None);
-                navigate(&format!("/user/@{name}"), Default::default());
+                navigate(&crate::routes::AppPath::Profile(&name).href(), Default::default());
             }
         };
         if store.user_by_key(&format!("@{name}")).is_some() {

@@ -2,9 +2,10 @@
 //! menu (who is signed in, what the token allows, sign out), and Find
 //! someone on its own row.
 
-use crate::session::use_session;
+use crate::account::session::use_session;
 use leptos::prelude::*;
 use leptos_router::components::A;
+use crate::routes::{here, AppPath};
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {
@@ -12,18 +13,18 @@ pub fn SiteHeader() -> impl IntoView {
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
         <header class="site-header">
-            <A href="/" attr:class="brand">"Perch"</A>
+            <A href=AppPath::Home.href() attr:class="brand">"Perch"</A>
             <nav aria-label="Main">
                 <ul>
-                    <li><A href="/">"Home"</A></li>
+                    <li><A href=AppPath::Home.href()>"Home"</A></li>
                     {move || match session.user() {
                         Some(user) => view! {
-                            <li><A href=format!("/user/@{}", user.username)>"Profile"</A></li>
+                            <li><A href=AppPath::Profile(&user.username).href()>"Profile"</A></li>
                             <li><AccountMenu/></li>
                         }.into_any(),
                         None => {
                             let location = leptos_router::hooks::use_location();
-                            let href = move || crate::oauth::signin_href(&(location.pathname.get() + &location.search.get()));
+                            let href = move || crate::account::oauth::signin_href(&here(&location.pathname.get(), &location.search.get()));
                             view! { <li><A href=href>"Sign in"</A></li> }.into_any()
                         }
                     }}
@@ -37,11 +38,11 @@ pub fn SiteHeader() -> impl IntoView {
 #[component]
 fn AccountMenu() -> impl IntoView {
     let session = use_session();
-    let api = crate::use_api();
+    let api = crate::api::use_api();
     let signed = session.signed_untracked();
     let user = session.user().unwrap_or_default();
     let known = signed.as_ref().is_some_and(|s| s.scopes_known);
-    let help = expect_context::<crate::shortcuts::Help>();
+    let help = expect_context::<crate::browser::shortcuts::Help>();
     view! {
         <details class="account-menu">
             <summary>{format!("@{}", user.username)}</summary>

@@ -9,4 +9,5 @@ pub mod header;
 pub mod own_post;
 pub mod post_card;
 pub mod states;
+pub mod time;
 pub mod toggle_buttons;

@@ -4,82 +4,71 @@
 //! the edit again.
 
 use super::counter::Counter;
-use super::states::RefusalNote;
-use super::toggle_buttons::refusable;
-use crate::api::ApiError;
-use crate::drafts::{Draft, LocalStorage};
-use crate::storage::DraftContext;
+use super::states::{refusable, RefusalNote};
+use crate::browser::dom::{self, DomId};
+use crate::browser::web_storage::DraftContext;
 use crate::store::use_store;
-use crate::use_api;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
-use perch_model::{validate_content, Operation, Post, PostUpdate, Subject};
+use leptos::task::spawn_local_scoped_with_cancellation;
+use perch_model::{validate_content, Operation, Post, Subject};
 
-/// The form that replaces a post's content while it is edited.
+/// The form that replaces a post's content while it is edited. Its state is
+/// the store's (`store/writing.rs`): a save that outlives the page ends
+/// there.
 #[component]
-pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoView {
-    let (api, store) = (use_api(), use_store());
-    let (uuid, content, was_locked) = post.with_untracked(|p| (p.uuid.clone(), p.content.clone(), p.locked));
-    let draft = std::sync::Arc::new(edit_draft(&uuid));
-    let kept = draft.restore();
-    let text = RwSignal::new(if kept.is_empty() { content.clone() } else { kept });
-    let key_name = draft.key_name();
-    crate::storage::on_change_elsewhere(move |name, value| {
-        if name == key_name {
-            if let Some(value) = value {
-                text.set(value);
+pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
+    let store = use_store();
+    let (uuid, content) = post.with_untracked(|p| (p.uuid.clone(), p.content.clone()));
+    let context = DraftContext::Edit(uuid.clone());
+    let writing = store.writing(context.clone());
+    let text = Signal::<String>::from(writing.text.read_only());
+    let (locked, saving, error) = (writing.locked.clone(), Signal::<bool>::from(writing.busy.read_only()), writing.error);
+    let key_name = crate::browser::web_storage::Key::Draft {
+        account: crate::account::session::use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default(),
+        context: context.clone(),
+    }
+    .name();
+    crate::browser::web_storage::on_change_elsewhere({
+        let (store, context) = (store.clone(), context.clone());
+        move |name, value| {
+            if name == key_name {
+                if let Some(value) = value {
+                    store.typed_elsewhere(context.clone(), value);
+                }
             }
         }
     });
     let typed = {
-        let draft = draft.clone();
-        move |value: String| {
-            // Unchanged text is no draft.
-            if value == content {
-                draft.discard();
-            } else {
-                draft.typed(&value);
-            }
-            text.set(value);
-        }
+        let (store, context) = (store.clone(), context.clone());
+        // Unchanged text is no draft.
+        move |value: String| store.typed(context.clone(), value, Some(&content))
     };
     let cancel = {
-        let (draft, uuid) = (draft.clone(), uuid.clone());
+        let (store, uuid) = (store.clone(), uuid.clone());
         move |_| {
-            draft.discard();
-            editing.set(false);
-            focus_later(format!("edit-button-{uuid}"));
+            store.cancel_edit(&uuid);
+            dom::focus_later(DomId::EditButton(&uuid));
         }
     };
-    let locked = RwSignal::new(was_locked);
-    let saving = RwSignal::new(false);
-    let error = RwSignal::new(None::<ApiError>);
     let invalid = move || text.with(|t| validate_content(t).err());
-    let field_id = format!("edit-{uuid}");
-    let counter_id = format!("edit-{uuid}-count");
-    let save = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        if saving.get_untracked() || invalid().is_some() {
-            return;
-        }
-        saving.set(true);
-        let update = PostUpdate { content: Some(text.get_untracked()), locked: Some(locked.get_untracked()) };
-        let (api, store, uuid, draft) = (api.clone(), store.clone(), uuid.clone(), draft.clone());
-        spawn_local(async move {
-            match api.update_post(&uuid, &update).await {
-                Ok(post) => {
-                    store.post_edited(post);
-                    // Typed while saving: the box stays open with it.
-                    if update.content.as_deref() == Some(&text.get_untracked()) {
-                        draft.discard();
-                        editing.set(false);
-                        focus_later(format!("edit-button-{uuid}"));
-                    }
-                }
-                Err(e) => error.set(Some(e)),
+    let field_id = DomId::EditText(&uuid).to_string();
+    let counter_id = DomId::EditCount(&uuid).to_string();
+    let save = {
+        let uuid = uuid.clone();
+        move |ev: leptos::ev::SubmitEvent| {
+            ev.prevent_default();
+            if saving.get_untracked() || invalid().is_some() {
+                return;
             }
-            saving.set(false);
-        });
+            let closed = store.save_edit(&uuid);
+            let uuid = uuid.clone();
+            // Scoped: if the page has gone, the save still ends in the store.
+            spawn_local_scoped_with_cancellation(async move {
+                if closed.await {
+                    dom::focus_later(DomId::EditButton(&uuid));
+                }
+            });
+        }
     };
     view! {
         <form class="edit-form" on:submit=save>
@@ -88,7 +77,7 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
                 on:input=move |ev| typed(event_target_value(&ev))></textarea>
             <div class="composer-row">
                 <Counter text id=counter_id/>
-                <label class="switch"><input type="checkbox" prop:checked=move || locked.get() on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
+                <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()} on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
                 <button type="submit" disabled=move || saving.get() || invalid().is_some()>{move || if saving.get() { "Saving…" } else { "Save" }}</button>
                 <button type="button" class="secondary" on:click=cancel>"Cancel"</button>
             </div>
@@ -98,75 +87,37 @@ pub fn EditForm(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoVi
     }
 }
 
-/// Gives focus to the element with `id` once the page has been redrawn (the
-/// edit box when Edit opens it, the Edit button when Save or Cancel closes
-/// it), as Pinafore does, so keyboard users stay where they were working.
-fn focus_later(id: String) {
-    request_animation_frame(move || focus(document().get_element_by_id(&id)));
-}
-
-fn focus(el: Option<web_sys::Element>) {
-    use wasm_bindgen::JsCast;
-    if let Some(el) = el {
-        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
-    }
-}
-
-/// Whose card takes focus when post `uuid` is deleted: the next post of its
-/// list, else the one before; `None` for the page heading.
-fn neighbour_of(uuid: &str) -> Option<String> {
-    let article = crate::navigation::card_of(uuid)?;
-    let step = |next: bool| {
-        let mut at = if next { article.next_element_sibling() } else { article.previous_element_sibling() };
-        while let Some(el) = at {
-            if el.has_attribute("data-uuid") && el.tag_name() == "ARTICLE" {
-                return el.get_attribute("data-uuid");
-            }
-            at = if next { el.next_element_sibling() } else { el.previous_element_sibling() };
-        }
-        None
-    };
-    step(true).or_else(|| step(false))
-}
-
-/// The signed-in account's draft of an edit of post `uuid`.
-pub fn edit_draft(uuid: &str) -> Draft<LocalStorage> {
-    let account = crate::session::use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default();
-    Draft::new(LocalStorage, &account, DraftContext::Edit(uuid.to_owned()))
-}
-
 /// Edit and Delete for the author; Delete asks first.
 #[component]
-pub fn OwnActions(post: ArcRwSignal<Post>, editing: RwSignal<bool>) -> impl IntoView {
-    let (api, store, session) = (use_api(), use_store(), crate::session::use_session());
+pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
+    let (store, session) = (use_store(), crate::account::session::use_session());
     let (uuid, subject) = post.with_untracked(|p| (p.uuid.clone(), Subject::of(p.parent.is_reply())));
     let confirming = RwSignal::new(false);
     let deleting = RwSignal::new(false);
-    let error = RwSignal::new(None::<ApiError>);
+    let error = RwSignal::new(None::<crate::api::ApiError>);
     let reason = move |op: Operation| session.refusal(op, subject);
-    let edit_button_id = format!("edit-button-{uuid}");
+    let edit_button_id = DomId::EditButton(&uuid).to_string();
     let (edit, edit_note) = refusable(move || reason(Operation::UpdatePost), {
-        let uuid = uuid.clone();
+        let (store, uuid) = (store.clone(), uuid.clone());
         move |_: leptos::ev::MouseEvent| {
-            editing.set(true);
-            focus_later(format!("edit-{uuid}"));
+            store.open_edit(&uuid);
+            dom::focus_later(DomId::EditText(&uuid));
         }
     });
     let (ask, delete_note) =
         refusable(move || reason(Operation::DeletePost), move |_: leptos::ev::MouseEvent| confirming.set(true));
     let delete = move |_| {
         deleting.set(true);
-        let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
-        spawn_local(async move {
-            match api.delete_post(&uuid).await {
-                Ok(_) => {
-                    let next = neighbour_of(&uuid);
-                    store.post_deleted(&uuid);
-                    request_animation_frame(move || {
-                        let card = next.and_then(|n| crate::navigation::card_of(&n)).map(Into::into);
-                        focus(card.or_else(|| document().query_selector("h1").ok().flatten()))
-                    });
-                }
+        // Where focus goes once the card is gone, found while it is here.
+        let next = dom::neighbour_of(&uuid);
+        let done = store.delete_post(&uuid);
+        // Scoped: if the page has gone, the deletion still ends in the store.
+        spawn_local_scoped_with_cancellation(async move {
+            match done.await {
+                Ok(()) => request_animation_frame(move || {
+                    let card = next.and_then(|n| dom::card_of(&n)).map(Into::into);
+                    dom::focus(card.or_else(|| document().query_selector("h1").ok().flatten()))
+                }),
                 Err(e) => {
                     error.set(Some(e));
                     deleting.set(false);

@@ -3,8 +3,11 @@
 //! `<article>`; its time and reply count link to its thread. Content is
 //! rendered as text nodes and links only, never as markup.
 
+use crate::browser::dom::DomId;
+use crate::browser::web_storage::DraftContext;
+use crate::routes::AppPath;
 use crate::store::use_store;
-use crate::text::{relative_time, relative_time_words, segments, Segment};
+use crate::text::{segments, Segment};
 use leptos::prelude::*;
 use perch_model::{Parent, Post};
 
@@ -20,34 +23,11 @@ pub fn PostContent(content: String) -> impl IntoView {
             }
             .into_any(),
             Segment::Mention(name) => {
-                view! { <a href=format!("/user/@{name}") class="mention">{format!("@{name}")}</a> }.into_any()
+                view! { <a href=AppPath::Profile(&name).href() class="mention">{format!("@{name}")}</a> }.into_any()
             }
         })
         .collect_view();
     view! { <p class="post-content" dir="auto">{parts}</p> }
-}
-
-/// A `<time>` with the relative time, kept up to date by the page's clock
-/// (or the day, from a week on), and the full date and time where the
-/// reader is as its title.
-#[component]
-pub fn Time(at: Option<perch_model::Timestamp>) -> impl IntoView {
-    use crate::clock;
-    at.map(|at| {
-        let full = clock::full(at);
-        let spoken = {
-            let full = full.clone();
-            move || relative_time_words(at, clock::now()).unwrap_or_else(|| full.clone())
-        };
-        view! {
-            <time datetime=at.to_rfc3339() title=full aria-label=spoken>
-                {move || {
-                    let now = clock::now();
-                    relative_time(at, now).unwrap_or_else(|| clock::day(at, now))
-                }}
-            </time>
-        }
-    })
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -68,8 +48,8 @@ fn ReplyingTo(parent: Parent) -> impl IntoView {
         <p class="replying-to">
             "Replying to "
             {match author {
-                Some(name) => view! { <a href=format!("/user/@{name}")>{format!("@{name}")}</a> }.into_any(),
-                None => view! { <a href=format!("/post/{uuid}")>"a post"</a> }.into_any(),
+                Some(name) => view! { <a href=AppPath::Profile(&name).href()>{format!("@{name}")}</a> }.into_any(),
+                None => view! { <a href=AppPath::Thread(&uuid).href()>"a post"</a> }.into_any(),
             }}
         </p>
     }
@@ -105,19 +85,20 @@ pub fn PostCard(
 }
 
 #[component]
-fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
+fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
     let (content, replies, locked, own_signal, edit_signal, reply_signal) =
         (post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone());
     let post = post.get_untracked();
-    let session = crate::session::use_session();
+    let session = crate::account::session::use_session();
     let own = session.user().is_some_and(|me| me.uuid == post.author.uuid);
     let signed_in = session.is_signed_in();
     // An edit left in progress (a reload, another tab) opens again.
-    let editing = RwSignal::new(own && !super::own_post::edit_draft(&post.uuid).restore().is_empty());
-    let thread = format!("/post/{}", post.uuid);
+    let editing = own.then(|| use_store().writing(DraftContext::Edit(post.uuid.clone())).open);
+    let editing = move || editing.as_ref().is_some_and(|open| open.get());
+    let thread = AppPath::Thread(&post.uuid).href();
     let author = post.author.clone();
-    let profile = format!("/user/@{}", author.username);
-    let heading_id = format!("post-{}", post.uuid);
+    let profile = AppPath::Profile(&author.username).href();
+    let heading_id = DomId::CardHeading(&post.uuid).to_string();
     let labelled_by = heading_id.clone();
     let name = author.shown_name().to_owned();
     let class = if focused { "post focused" } else { "post" };
@@ -140,11 +121,11 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
                     " "
                     <span class="handle">{format!("@{}", author.username)}</span>
                 </a>
-                <a href=thread.clone() class="time-link"><Time at=post.created_at/></a>
+                <a href=thread.clone() class="time-link"><super::time::Time at=post.created_at/></a>
             </header>
             {post.parent.is_reply().then(|| view! { <ReplyingTo parent=post.parent.clone()/> })}
-            {move || if editing.get() {
-                view! { <super::own_post::EditForm post=edit_signal.clone() editing/> }.into_any()
+            {move || if editing() {
+                view! { <super::own_post::EditForm post=edit_signal.clone()/> }.into_any()
             } else {
                 view! { <PostContent content=content.with(|p| p.content.clone())/> }.into_any()
             }}
@@ -153,9 +134,9 @@ fn Card(post: ArcRwSignal<Post>, focused: bool, position: Option<(usize, i32)>) 
                 {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
                 <super::toggle_buttons::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
-                    <a href=format!("/post/{uuid}#reply") class="reply-link">"Reply"</a>
+                    <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">"Reply"</a>
                 })}
-                {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone() editing/> })}
+                {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone()/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}
             </footer>
         </article>

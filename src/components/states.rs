@@ -14,10 +14,10 @@ pub fn ErrorBox(error: ApiError, retry: Callback<()>) -> impl IntoView {
         _ => Vec::new(),
     };
     let unauthorized = matches!(error, ApiError::Unauthorized(_));
-    let signed_out = unauthorized && !crate::session::use_session().is_signed_in();
+    let signed_out = unauthorized && !crate::account::session::use_session().is_signed_in();
     let location = leptos_router::hooks::use_location();
-    let here = location.pathname.get_untracked() + &location.search.get_untracked();
-    let href = crate::oauth::signin_href(&here);
+    let here = crate::routes::here(&location.pathname.get_untracked(), &location.search.get_untracked());
+    let href = crate::account::oauth::signin_href(&here);
     let (text, link) = if signed_out {
         ("Sign in to read this.".to_owned(), Some("Sign in"))
     } else {
@@ -47,4 +47,21 @@ pub fn Empty(text: &'static str) -> impl IntoView {
 #[component]
 pub fn RefusalNote(shown: RwSignal<Option<String>>) -> impl IntoView {
     move || shown.get().map(|reason| view! { <span class="refusal" role="status">{reason}</span> })
+}
+
+/// A click handler that, while the sign-in does not allow the action, says
+/// why (the returned note, shown by [`RefusalNote`]) instead of acting.
+pub fn refusable<E>(
+    refused: impl Fn() -> Option<String> + Clone + 'static,
+    act: impl Fn(E) + Clone + 'static,
+) -> (impl Fn(E) + Clone + 'static, RwSignal<Option<String>>) {
+    let note = RwSignal::new(None);
+    let click = move |ev: E| match refused() {
+        Some(reason) => note.set(Some(reason)),
+        None => {
+            note.set(None);
+            act(ev)
+        }
+    };
+    (click, note)
 }

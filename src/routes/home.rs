@@ -7,12 +7,12 @@
 use crate::components::feed::Feed;
 use crate::components::post_card::PostSkeleton;
 use crate::components::states::ErrorBox;
-use crate::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::session::use_session;
+use crate::browser::navigation::{restore_scroll, take_returning, PageHeading};
+use crate::account::session::use_session;
 use crate::store::use_store;
 use crate::timeline::{HomeTimeline, Phase};
 use leptos::prelude::*;
-use crate::navigation::Title;
+use crate::browser::navigation::Title;
 use leptos_router::components::A;
 
 #[component]
@@ -43,7 +43,7 @@ pub fn HomePage() -> impl IntoView {
                 }.into_any(),
                 None => view! {
                     <p>"Perch shows your timeline once you have signed in."</p>
-                    <p><A href="/signin">"Sign in"</A></p>
+                    <p><A href=super::AppPath::SignIn.href()>"Sign in"</A></p>
                 }.into_any(),
             }}
         </main>
@@ -58,7 +58,7 @@ fn TimelineView() -> impl IntoView {
     crate::timeline::attach(&home);
     let state = home.state.clone();
     if returning && state.with_untracked(|s| s.started()) {
-        restore_scroll(&use_store());
+        restore_scroll();
     }
 
     let phase = Memo::new({
@@ -138,7 +138,7 @@ fn NewPosts(home: HomeTimeline) -> impl IntoView {
                         home.show_new();
                         window().scroll_to_with_x_and_y(0.0, 0.0);
                         // The newest post takes the focus the button had.
-                        request_animation_frame(crate::shortcuts::focus_first_post);
+                        request_animation_frame(crate::browser::shortcuts::focus_first_post);
                     }>{format!("Show {}", words())}</button>
                 }
             })}

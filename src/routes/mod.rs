@@ -3,6 +3,7 @@
 //! `/user/:id` takes both `@username` and a uuid: the router matches whole
 //! segments, so the `@` is read by the profile pages themselves.
 
+mod app_path;
 mod home;
 mod not_found;
 mod oauth_callback;
@@ -11,38 +12,44 @@ mod signin;
 mod thread;
 mod user_list;
 
+use crate::api::ApiError;
+use crate::browser::clock::read_again_when_back;
+use crate::browser::navigation::{restore_scroll, returning_to};
 use crate::components::header::SiteHeader;
+use crate::store::{use_store, ListKey, Paged};
 use leptos::prelude::*;
+use leptos::task::spawn_local_scoped_with_cancellation;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 use perch_model::ClientConfig;
 
+pub use app_path::{here, AppPath};
 pub use not_found::NotFound;
 
 /// The header and the routed pages, with `config` in context.
 #[component]
 pub fn Shell(config: ClientConfig) -> impl IntoView {
-    crate::storage::forget_unowned_drafts();
-    let session = crate::session::Session::restore();
+    crate::browser::web_storage::forget_unowned_drafts();
+    let session = crate::account::session::Session::restore();
     session.follow_other_tabs();
     let api = crate::api::Api::new(&config, session);
     provide_context(api.clone());
     provide_context(session);
-    let store = crate::store::Store::new(session);
-    crate::navigation::install(store.clone());
-    provide_context(crate::timeline::HomeTimeline::new(api, store.clone(), session));
+    let store = crate::store::Store::new(session, api.clone());
+    crate::browser::navigation::install();
+    provide_context(crate::timeline::HomeTimeline::new(store.clone(), session));
     provide_context(store);
     provide_context(config);
-    crate::clock::provide();
-    crate::offline::register_service_worker();
-    let help = crate::shortcuts::Help(RwSignal::new(false));
-    crate::shortcuts::install(help);
+    crate::browser::clock::provide();
+    crate::browser::offline::register_service_worker();
+    let help = crate::browser::shortcuts::Help(RwSignal::new(false));
+    crate::browser::shortcuts::install(help);
     provide_context(help);
     view! {
         <Router>
             <SiteHeader/>
-            <crate::offline::OfflineNotice/>
-            <crate::shortcuts::ShortcutsHelp/>
+            <crate::browser::offline::OfflineNotice/>
+            <crate::browser::shortcuts::ShortcutsHelp/>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
@@ -57,11 +64,9 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
 }
 
 /// The user a `/user/:id` address names, from the store or the server:
-/// the user once known, the error if loading failed, and a retry.
-pub(crate) fn use_user(
-    id: Memo<String>,
-) -> (Signal<Option<perch_model::User>>, RwSignal<Option<crate::api::ApiError>>, Callback<()>) {
-    let (api, store) = (crate::use_api(), crate::store::use_store());
+/// the user once known, the error if reading failed, and a retry.
+pub(crate) fn use_user(id: Memo<String>) -> (Signal<Option<perch_model::User>>, RwSignal<Option<ApiError>>, Callback<()>) {
+    let store = use_store();
     let error = RwSignal::new(None);
     let attempt = RwSignal::new(0u32);
     Effect::new({
@@ -73,19 +78,74 @@ pub(crate) fn use_user(
             if key.is_empty() || store.user_by_key(&key).is_some() {
                 return;
             }
-            let (api, store) = (api.clone(), store.clone());
-            leptos::task::spawn_local_scoped_with_cancellation(async move {
-                match api.user(&key).await {
-                    Ok(user) => {
-                        store.put_user(user);
-                    }
-                    Err(e) => error.set(Some(e)),
+            let store = store.clone();
+            spawn_local_scoped_with_cancellation(async move {
+                if let Err(e) = store.read_user(&key).await {
+                    error.set(Some(e));
                 }
             });
         }
     });
     let user = Signal::derive(move || store.user_by_key(&id.get()).map(|u| u.get()));
     (user, error, Callback::new(move |_| attempt.update(|n| *n += 1)))
+}
+
+/// What a page showing one of the store's lists works with.
+pub(crate) struct ListPage {
+    pub list: Signal<Paged>,
+    pub load_more: Callback<()>,
+    /// Shows what reading again found ("Show N new …").
+    pub show_new: Callback<()>,
+    /// This address was reached with Back or Forward.
+    pub returning: Memo<bool>,
+}
+
+/// The one way a page shows a list of the store (a thread's replies, a
+/// profile's posts, a follow list): each time the page's address `param`
+/// changes, it opens the list under `key` (`None` while not known), from
+/// memory and read again, else its first page; on Back it gives the scroll
+/// and focus back; it reads the list again when the reader comes back to
+/// the tab after a while. The reads are the page's: they stop with it.
+pub(crate) fn use_list(param: Memo<String>, key: Memo<Option<ListKey>>) -> ListPage {
+    let store = use_store();
+    let returning = returning_to(param);
+    let list = Signal::derive({
+        let store = store.clone();
+        move || key.get().map(|k| store.list(&k).get()).unwrap_or_default()
+    });
+    let load_more = Callback::new({
+        let store = store.clone();
+        move |_| {
+            let (Some(key), store) = (key.get_untracked(), store.clone()) else { return };
+            spawn_local_scoped_with_cancellation(async move { store.load_more(key).await });
+        }
+    });
+    let read_again = Callback::new({
+        let store = store.clone();
+        move |_: ()| {
+            let (Some(key), store) = (key.get_untracked(), store.clone()) else { return };
+            spawn_local_scoped_with_cancellation(async move { store.read_again(key).await });
+        }
+    });
+    Effect::new({
+        let store = store.clone();
+        move |_| {
+            let back = returning.get();
+            let Some(key) = key.get() else { return };
+            if back && store.list(&key).with_untracked(|l| l.pages_loaded > 0) {
+                restore_scroll();
+            }
+            let store = store.clone();
+            spawn_local_scoped_with_cancellation(async move { store.open(key).await });
+        }
+    });
+    read_again_when_back(read_again);
+    let show_new = Callback::new(move |_: ()| {
+        if let Some(key) = key.get_untracked() {
+            store.show_new(&key);
+        }
+    });
+    ListPage { list, load_more, show_new, returning }
 }
 
 /// A route parameter, or "" when absent.

@@ -1,12 +1,12 @@
 //! `/oauth/callback`: where the server's sign-in page sends the browser back.
 //! Finishes the sign-in, then leaves this address (and its code) behind.
 
-use crate::navigation::PageHeading;
-use crate::session::use_session;
-use crate::use_api;
+use crate::browser::navigation::PageHeading;
+use crate::account::session::use_session;
+use crate::api::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
-use crate::navigation::Title;
+use crate::browser::navigation::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
@@ -17,7 +17,7 @@ pub fn OAuthCallback() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let search = window().location().search().unwrap_or_default();
     spawn_local_scoped(async move {
-        match crate::oauth::finish(&api, session, &search).await {
+        match crate::account::oauth::finish(&api, session, &search).await {
             Ok(return_to) => navigate(&return_to, NavigateOptions { replace: true, ..Default::default() }),
             Err(e) => {
                 // Take the code out of the address bar even when it failed.
@@ -36,7 +36,7 @@ pub fn OAuthCallback() -> impl IntoView {
                 None => view! { <p role="status">"Finishing sign-in…"</p> }.into_any(),
                 Some(e) => view! {
                     <p class="error" role="alert">{e}</p>
-                    <p><A href="/signin">"Try signing in again"</A></p>
+                    <p><A href=super::AppPath::SignIn.href()>"Try signing in again"</A></p>
                 }.into_any(),
             }}
         </main>

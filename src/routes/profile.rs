@@ -2,18 +2,14 @@
 //! address): a profile and the user's posts, newest first. Opened again,
 //! it is shown from the store and read again.
 
-use super::use_user;
+use super::{use_list, use_user, AppPath, ListPage};
+use crate::account::session::use_session;
+use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
-use crate::components::post_card::Time;
 use crate::components::states::ErrorBox;
-use crate::clock::read_again_when_back;
-use crate::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::session::use_session;
-use crate::store::{check_start, load_next, show_waiting, use_store, ListKey};
-use crate::use_api;
+use crate::components::time::Time;
+use crate::store::{use_store, ListKey};
 use leptos::prelude::*;
-use leptos::task::spawn_local_scoped_with_cancellation;
-use crate::navigation::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
@@ -21,90 +17,23 @@ use leptos_router::NavigateOptions;
 #[component]
 pub fn Profile() -> impl IntoView {
     let id = super::param("id");
-    let (api, store, navigate) = (use_api(), use_store(), use_navigate());
+    let navigate = use_navigate();
     let (user, error, retry) = use_user(id);
-    let returning = take_returning();
 
     // A uuid address moves to the @name address once the name is known.
     Effect::new(move |_| {
         if let Some(u) = user.get() {
             if !id.get().starts_with('@') {
-                navigate(&format!("/user/@{}", u.username), NavigateOptions { replace: true, ..Default::default() });
+                navigate(&AppPath::Profile(&u.username).href(), NavigateOptions { replace: true, ..Default::default() });
             }
         }
     });
 
     let uuid = Memo::new(move |_| user.with(|u| u.as_ref().map(|u| u.uuid.clone())).unwrap_or_default());
-    let list = Signal::derive({
-        let store = store.clone();
-        move || store.list(&ListKey::Posts(uuid.get())).get()
-    });
-    let load_more = Callback::new({
-        let (api, store) = (api.clone(), store.clone());
-        move |_| {
-            let uuid = uuid.get_untracked();
-            if uuid.is_empty() {
-                return;
-            }
-            let list = store.list(&ListKey::Posts(uuid.clone()));
-            let (api, store) = (api.clone(), store.clone());
-            spawn_local_scoped_with_cancellation(load_next(list, move |page| async move {
-                let page = api.user_posts(&uuid, page).await?;
-                Ok(page.posts.into_iter().map(|p| store.put_post(p)).collect())
-            }));
-        }
-    });
-    // Opened again: shown from the store, then read again (the profile's
-    // counts and bio; posts added since wait behind "Show N new posts").
-    let revalidate = Callback::new({
-        let (api, store) = (api.clone(), store.clone());
-        move |_: ()| {
-            let uuid = uuid.get_untracked();
-            if uuid.is_empty() {
-                return;
-            }
-            // The user and the first page of posts are read at once: the
-            // uuid is known, so neither waits for the other.
-            spawn_local_scoped_with_cancellation({
-                let (api, store, uuid) = (api.clone(), store.clone(), uuid.clone());
-                async move {
-                    if let Ok(user) = api.user(&uuid).await {
-                        store.put_user(user);
-                    }
-                }
-            });
-            let (api, store) = (api.clone(), store.clone());
-            spawn_local_scoped_with_cancellation(check_start(
-                store.list(&ListKey::Posts(uuid.clone())),
-                move |page| async move {
-                    let page = api.user_posts(&uuid, page).await?;
-                    Ok(page.posts.into_iter().map(|p| store.put_post(p)).collect())
-                },
-            ));
-        }
-    });
-    Effect::new({
-        let store = store.clone();
-        move |_| {
-            let uuid = uuid.get();
-            if uuid.is_empty() {
-                return;
-            }
-            if store.list(&ListKey::Posts(uuid)).with_untracked(|l| l.pages_loaded > 0) {
-                if returning {
-                    restore_scroll(&store);
-                }
-                revalidate.run(());
-            } else {
-                load_more.run(());
-            }
-        }
-    });
-    read_again_when_back(revalidate);
-    let show_new = Callback::new({
-        let store = store.clone();
-        move |_: ()| show_waiting(&store.list(&ListKey::Posts(uuid.get_untracked())), true)
-    });
+    // The user's posts, newest first: from the store and read again (the
+    // profile's counts and bio too), or read.
+    let key = Memo::new(move |_| uuid.with(|u| (!u.is_empty()).then(|| ListKey::Posts(u.clone()))));
+    let ListPage { list, load_more, show_new, .. } = use_list(id, key);
 
     let title =
         move || user.get().map(|u| format!("{} (@{})", u.shown_name(), u.username)).unwrap_or_else(|| "Profile".into());
@@ -123,7 +52,7 @@ pub fn Profile() -> impl IntoView {
                 (None, Some(e)) if e.is_not_found() => view! {
                     <PageHeading text="User not found"/>
                     <p>{format!("There is no user {} on this server.", id.get())}</p>
-                    <p><A href="/">"Go to your home timeline"</A></p>
+                    <p><A href=AppPath::Home.href()>"Go to your home timeline"</A></p>
                 }.into_any(),
                 (None, Some(e)) => view! {
                     <PageHeading text="Profile"/>
@@ -141,36 +70,73 @@ pub fn Profile() -> impl IntoView {
     }
 }
 
+/// The profile's header. Every field follows the user's signal, so what
+/// reading again brings (a new bio, name, avatar, counts) shows at once.
 #[component]
 fn ProfileHeader(uuid: String) -> impl IntoView {
     let (session, store) = (use_session(), use_store());
-    let Some(signal) = store.user(&uuid) else { return ().into_any() };
-    let user = signal.get_untracked();
-    let own = session.user().filter(|me| me.uuid == user.uuid);
-    let at = format!("@{}", user.username);
-    let toggle = store.follow_toggle(&uuid);
-    let (followers_signal, following_signal) = (signal.clone(), signal.clone());
-    let followers = move || crate::store::toggle::shown_count(followers_signal.with(|u| u.follow_count), &toggle.get());
-    let following = move || following_signal.with(|u| u.following_count);
+    let Some(user) = store.user(&uuid) else { return ().into_any() };
+    let field = {
+        let user = user.clone();
+        move |f: fn(&perch_model::User) -> String| {
+            let user = user.clone();
+            move || user.with(f)
+        }
+    };
+    let name = field(|u| u.shown_name().to_owned());
+    let username = field(|u| u.username.clone());
+    let bio = field(|u| u.bio.clone());
+    let avatar = {
+        let user = user.clone();
+        move || user.with(|u| u.avatar.clone())
+    };
+    let badges = {
+        let user = user.clone();
+        move || user.with(|u| u.badge.iter().map(|b| b.0.clone()).collect::<Vec<_>>())
+    };
+    let joined = user.with_untracked(|u| u.joined);
+    let own = session.user().filter(|me| me.uuid == uuid);
+    let toggle = store.follow(&uuid);
+    let followers = {
+        let user = user.clone();
+        move || crate::store::toggle::shown_count(user.with(|u| u.follow_count), &toggle.get())
+    };
+    let following = {
+        let user = user.clone();
+        move || user.with(|u| u.following_count)
+    };
+    let followers_href = {
+        let username = username.clone();
+        move || AppPath::Followers(&username()).href()
+    };
+    let following_href = {
+        let username = username.clone();
+        move || AppPath::Following(&username()).href()
+    };
     view! {
         <header class="profile-header">
-            <crate::components::avatar::Avatar src=user.avatar.clone() name=user.shown_name().to_owned() large=true/>
+            {let (avatar, name) = (avatar.clone(), name.clone()); move || view! {
+                <crate::components::avatar::Avatar src=avatar() name=name() large=true/>
+            }}
             <div>
-                <PageHeading text=user.shown_name().to_owned()/>
-                <p class="handle">{at.clone()}</p>
-                {(!user.badge.is_empty()).then(|| view! {
-                    <ul class="badges" aria-label="Badges">
-                        {user.badge.iter().map(|b| view! { <li class="badge">{b.0.clone()}</li> }).collect_view()}
-                    </ul>
-                })}
+                <PageHeading text=Signal::derive(name.clone())/>
+                <p class="handle">{let u = username.clone(); move || format!("@{}", u())}</p>
+                {move || {
+                    let badges = badges();
+                    (!badges.is_empty()).then(|| view! {
+                        <ul class="badges" aria-label="Badges">
+                            {badges.into_iter().map(|b| view! { <li class="badge">{b}</li> }).collect_view()}
+                        </ul>
+                    })
+                }}
             </div>
         </header>
-        {(!user.bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{user.bio.clone()}</p> })}
-        <p class="joined">"Joined " <Time at=user.joined/></p>
+        {move || { let bio = bio(); (!bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{bio}</p> }) }}
+        <p class="joined">"Joined " <Time at=joined/></p>
         <p class="counts">
-            <A href=format!("/user/{at}/followers")><strong>{followers.clone()}</strong>{move || if followers() == 1 { " follower" } else { " followers" }}</A>
+            <A href=followers_href><strong>{followers.clone()}</strong>{move || if followers() == 1 { " follower" } else { " followers" }}</A>
             " · "
-            <A href=format!("/user/{at}/following")><strong>{following}</strong>" following"</A>
+            <A href=following_href><strong>{following}</strong>" following"</A>
         </p>
         <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>
         {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {

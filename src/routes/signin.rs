@@ -3,18 +3,18 @@
 //! the token allows. `?next=` says where to return afterwards (checked by
 //! `oauth::return_path`: a path of this app, or home).
 
-use crate::navigation::PageHeading;
-use crate::session::{use_session, Signed};
-use crate::use_api;
+use crate::browser::navigation::PageHeading;
+use crate::account::session::{use_session, Signed};
+use crate::api::use_api;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
-use crate::navigation::Title;
+use crate::browser::navigation::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 /// Where to go once signed in.
 fn next_path() -> String {
     let query = use_query_map();
-    crate::oauth::return_path(query.with_untracked(|q| q.get("next")).as_deref())
+    crate::account::oauth::return_path(query.with_untracked(|q| q.get("next")).as_deref())
 }
 
 #[component]
@@ -46,7 +46,7 @@ fn SignedIn() -> impl IntoView {
 
 #[component]
 fn WithServer() -> impl IntoView {
-    let config = crate::use_config();
+    let config = crate::api::config::use_config();
     let api = use_api();
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
@@ -55,7 +55,7 @@ fn WithServer() -> impl IntoView {
         let (api, config, next) = (api.clone(), config.clone(), next_path());
         busy.set(true);
         spawn_local_scoped(async move {
-            if let Err(e) = crate::oauth::start(&api, &config, next).await {
+            if let Err(e) = crate::account::oauth::start(&api, &config, next).await {
                 error.set(Some(e));
                 busy.set(false);
             }

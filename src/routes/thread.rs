@@ -2,17 +2,15 @@
 //! its replies below, oldest first, 15 at a time. Opened again, or back in
 //! view after a while, it is shown from the store and read again.
 
+use super::{use_list, AppPath, ListPage};
 use crate::api::ApiError;
+use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
 use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
-use crate::clock::read_again_when_back;
-use crate::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::store::{check_end, load_next, show_waiting, use_store, ListKey, Store};
-use crate::use_api;
+use crate::store::{use_store, ListKey, Store};
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped_with_cancellation;
-use crate::navigation::Title;
 use leptos_router::components::A;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -51,15 +49,14 @@ fn ancestors(store: &Store, uuid: &str) -> Vec<Ancestor> {
 #[component]
 pub fn Thread() -> impl IntoView {
     let uuid = super::param("uuid");
-    let (api, store) = (use_api(), use_store());
+    let store = use_store();
     let error = RwSignal::new(None::<ApiError>);
     let attempt = RwSignal::new(0u32);
-    let returning = take_returning();
 
-    // The focused post, unless the store has it (then `revalidate` reads it
-    // again in the background).
+    // The focused post, unless the store has it (then opening the replies
+    // reads it again in the background).
     Effect::new({
-        let (api, store) = (api.clone(), store.clone());
+        let store = store.clone();
         move |_| {
             let uuid = uuid.get();
             attempt.track();
@@ -67,13 +64,10 @@ pub fn Thread() -> impl IntoView {
             if uuid.is_empty() || store.post_untracked(&uuid).is_some() || store.is_deleted(&uuid) {
                 return;
             }
-            let (api, store) = (api.clone(), store.clone());
+            let store = store.clone();
             spawn_local_scoped_with_cancellation(async move {
-                match api.get_post(&uuid).await {
-                    Ok(post) => {
-                        store.put_post(post);
-                    }
-                    Err(e) => error.set(Some(e)),
+                if let Err(e) = store.read_post(&uuid).await {
+                    error.set(Some(e));
                 }
             });
         }
@@ -85,93 +79,20 @@ pub fn Thread() -> impl IntoView {
         move |_| ancestors(&store, &uuid.get())
     });
     Effect::new({
-        let (api, store) = (api.clone(), store.clone());
+        let store = store.clone();
         move |_| {
             if let Some(Ancestor::Missing(parent)) = chain.get().first().cloned() {
-                let (api, store) = (api.clone(), store.clone());
+                let store = store.clone();
                 spawn_local_scoped_with_cancellation(async move {
-                    match api.get_post(&parent).await {
-                        Ok(post) => {
-                            store.put_post(post);
-                        }
-                        Err(e) if e.is_not_found() => store.mark_deleted(&parent),
-                        Err(_) => {}
-                    }
+                    let _ = store.read_post(&parent).await;
                 });
             }
         }
     });
 
-    // Replies, oldest first.
-    let list = Signal::derive({
-        let store = store.clone();
-        move || store.list(&ListKey::Replies(uuid.get())).get()
-    });
-    let load_more = Callback::new({
-        let (api, store) = (api.clone(), store.clone());
-        move |_| {
-            let uuid = uuid.get_untracked();
-            let list = store.list(&ListKey::Replies(uuid.clone()));
-            let (api, store) = (api.clone(), store.clone());
-            spawn_local_scoped_with_cancellation(load_next(list, move |page| async move {
-                let replies = api.replies(&uuid, page).await?;
-                store.put_post(replies.post);
-                Ok(replies.replies.into_iter().map(|p| store.put_post(p)).collect())
-            }));
-        }
-    });
-    // Shown from the store, then read again (stale-while-revalidate): the
-    // post (an edit or a deletion made elsewhere) and the end of its replies
-    // (new ones wait behind "Show N new replies").
-    let revalidate = Callback::new({
-        let (api, store) = (api.clone(), store.clone());
-        move |_: ()| {
-            let uuid = uuid.get_untracked();
-            if uuid.is_empty() || store.is_deleted(&uuid) {
-                return;
-            }
-            let (api, store) = (api.clone(), store.clone());
-            spawn_local_scoped_with_cancellation(async move {
-                match api.get_post(&uuid).await {
-                    Ok(post) => {
-                        store.put_post(post);
-                    }
-                    Err(e) if e.is_not_found() => store.mark_deleted(&uuid),
-                    Err(_) => return,
-                }
-                let list = store.list(&ListKey::Replies(uuid.clone()));
-                check_end(list, |page| async move {
-                    let replies = api.replies(&uuid, page).await?;
-                    store.put_post(replies.post);
-                    Ok(replies.replies.into_iter().map(|p| store.put_post(p)).collect())
-                })
-                .await;
-            });
-        }
-    });
-    Effect::new({
-        let store = store.clone();
-        move |_| {
-            let key = uuid.get();
-            let cached = store.list(&ListKey::Replies(key.clone())).with_untracked(|l| l.pages_loaded > 0);
-            if cached {
-                if returning {
-                    restore_scroll(&store);
-                }
-                revalidate.run(());
-            } else {
-                if store.post_untracked(&key).is_some() {
-                    revalidate.run(());
-                }
-                load_more.run(());
-            }
-        }
-    });
-    read_again_when_back(revalidate);
-    let show_new = Callback::new({
-        let store = store.clone();
-        move |_: ()| show_waiting(&store.list(&ListKey::Replies(uuid.get_untracked())), false)
-    });
+    // Replies, oldest first: from the store and read again, or read.
+    let key = Memo::new(move |_| uuid.with(|u| (!u.is_empty()).then(|| ListKey::Replies(u.clone()))));
+    let ListPage { list, load_more, show_new, returning } = use_list(uuid, key);
 
     // Once the chain is in, give the focused post focus (unless coming
     // back, or focus is elsewhere already).
@@ -182,7 +103,7 @@ pub fn Thread() -> impl IntoView {
             let uuid = uuid.get();
             let chain = chain.get();
             let ready = store.post(&uuid).is_some() && !chain.iter().any(|a| matches!(a, Ancestor::Missing(_)));
-            if !ready || returning || focused_once.get_value() == uuid {
+            if !ready || returning.get() || focused_once.get_value() == uuid {
                 return;
             }
             focused_once.set_value(uuid);
@@ -208,7 +129,7 @@ pub fn Thread() -> impl IntoView {
         let author = author.clone();
         move || author().map(|name| format!("Post by {name}")).unwrap_or_else(|| "Post".into())
     });
-    let signed_in = crate::session::use_session();
+    let signed_in = crate::account::session::use_session();
     let known = Memo::new({
         let store = store.clone();
         move |_| store.post(&uuid.get()).is_some()
@@ -223,7 +144,7 @@ pub fn Thread() -> impl IntoView {
                 view! {
                     <PageHeading text="Post not found"/>
                     <p>"This post does not exist, or it was deleted."</p>
-                    <p><A href="/">"Go to your home timeline"</A></p>
+                    <p><A href=AppPath::Home.href()>"Go to your home timeline"</A></p>
                 }.into_any()
             } else {
                 view! {
@@ -291,7 +212,7 @@ fn keep_in_place(selector: &'static str) {
 /// under someone typing.
 #[component]
 fn ReplyBox(uuid: Memo<String>) -> impl IntoView {
-    let (store, session) = (use_store(), crate::session::use_session());
+    let (store, session) = (use_store(), crate::account::session::use_session());
     let state = Memo::new(move |_| {
         let uuid = uuid.get();
         if !session.is_signed_in() || store.is_deleted(&uuid) {

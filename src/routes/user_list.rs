@@ -3,14 +3,11 @@
 //! A server may list people by uuid alone: their cards show the uuid as a
 //! link until the store has read who they are.
 
-use super::use_user;
+use super::{use_list, use_user, AppPath, ListPage};
+use crate::browser::navigation::{PageHeading, Title};
 use crate::components::states::{Empty, ErrorBox};
-use crate::navigation::PageHeading;
-use crate::store::{load_following, load_whole, use_store, ListKey};
-use crate::use_api;
+use crate::store::{use_store, ListKey};
 use leptos::prelude::*;
-use leptos::task::spawn_local_scoped_with_cancellation;
-use crate::navigation::Title;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Which {
@@ -31,57 +28,25 @@ pub fn Following() -> impl IntoView {
 #[component]
 fn UserList(which: Which) -> impl IntoView {
     let id = super::param("id");
-    let (api, store) = (use_api(), use_store());
+    let store = use_store();
     let (user, user_error, retry_user) = use_user(id);
-    let key = move |uuid: String| match which {
-        Which::Followers => ListKey::Followers(uuid),
-        Which::Following => ListKey::Following(uuid),
-    };
-    let uuid = Memo::new(move |_| user.with(|u| u.as_ref().map(|u| u.uuid.clone())).unwrap_or_default());
-    let list = Signal::derive({
-        let store = store.clone();
-        move || store.list(&key(uuid.get())).get()
-    });
     // The interface answers these lists whole: one request fills the list.
-    let load = Callback::new({
-        let (api, store) = (api.clone(), store.clone());
-        move |_| {
-            let uuid = uuid.get_untracked();
-            if uuid.is_empty() {
-                return;
-            }
-            let list = store.list(&key(uuid.clone()));
-            if list.with_untracked(|l| l.loading) {
-                return;
-            }
-            let (api, store) = (api.clone(), store.clone());
-            spawn_local_scoped_with_cancellation(async move {
-                let _ = match which {
-                    Which::Followers => {
-                        let fetch = async { Ok(store.put_user_refs(api.followers(&uuid).await?.followers)) };
-                        load_whole(list, fetch).await
-                    }
-                    Which::Following => load_following(&api, &store, &uuid).await,
-                };
-            });
-        }
+    let key = Memo::new(move |_| {
+        user.with(|u| {
+            u.as_ref().map(|u| match which {
+                Which::Followers => ListKey::Followers(u.uuid.clone()),
+                Which::Following => ListKey::Following(u.uuid.clone()),
+            })
+        })
     });
-    Effect::new({
-        let store = store.clone();
-        move |_| {
-            let uuid = uuid.get();
-            if !uuid.is_empty() && store.list(&key(uuid)).with_untracked(|l| l.pages_loaded == 0) {
-                load.run(());
-            }
-        }
-    });
+    let ListPage { list, load_more: load, .. } = use_list(id, key);
     // People the list names by uuid alone get their names from the server.
     Effect::new({
-        let (api, store) = (api.clone(), store.clone());
+        let store = store.clone();
         move |_| {
             let Some(uuids) = list.with(|l| l.done.then(|| l.items.clone())) else { return };
             // Not cancelled by leaving the page: what is read stays in the store.
-            store.resolve_users(&api, &uuids);
+            store.resolve_users(&uuids);
         }
     });
 
@@ -127,7 +92,7 @@ fn UserCard(uuid: String) -> impl IntoView {
                 <div class="user-card">
                     <crate::components::avatar::Avatar src=u.avatar.clone() name=name.clone()/>
                     <div>
-                        <a href=format!("/user/@{}", u.username) class="author">
+                        <a href=AppPath::Profile(&u.username).href() class="author">
                             <span class="display-name" dir="auto">{name}</span> " " <span class="handle">{format!("@{}", u.username)}</span>
                         </a>
                         {(!u.bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{u.bio.clone()}</p> })}
@@ -138,7 +103,7 @@ fn UserCard(uuid: String) -> impl IntoView {
         }
         None => {
             let id = id.clone();
-            view! { <div class="user-card"><a href=format!("/user/{id}")>{id.clone()}</a></div> }.into_any()
+            view! { <div class="user-card"><a href=AppPath::ProfileByUuid(&id).href()>{id.clone()}</a></div> }.into_any()
         }
     }
 }

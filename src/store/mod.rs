@@ -1,26 +1,26 @@
 //! The one store every page reads, and the one place a change is applied.
 //! It holds posts and users by uuid (one signal each, so a post shown in a
 //! thread and on a profile is one state), deleted posts, paged lists of
-//! uuids by [`ListKey`], scroll positions by address, and (in
-//! `relations.rs`) what the signed-in account likes and follows. It lives
-//! for the whole visit, so going back to a page shows it at once.
+//! uuids by [`ListKey`], and (in `relations.rs`) what the signed-in account
+//! likes and follows. It lives for the whole visit, so going back to a page
+//! shows it at once. Everything it gives out is read-only: pages read from
+//! the server through `loading.rs`, the owner writes through `writing.rs`
+//! and `relations.rs`, and only the store's methods change what it holds.
 //!
 //! A component that changed something on the server tells the store once
 //! (`post_sent`, `post_edited`, `post_deleted`, `like_answered`,
 //! `follow_answered`); the store updates posts, users, counts and lists,
 //! and tells whoever listens ([`Store::on_change`], the home timeline).
 
+mod loading;
 mod relations;
 pub mod toggle;
+mod writing;
 
-pub use relations::{learn_follow_from_owner_list, load_following, read_follow_back, read_like_back};
+pub use writing::Writing;
 
-use crate::api::ApiError;
-
-/// How many users `Store::resolve_users` asks for at once.
-pub const RESOLVE_AT_ONCE: usize = 4;
-use crate::lock;
-use crate::session::Session;
+use crate::api::{Api, ApiError};
+use crate::account::session::Session;
 use leptos::prelude::*;
 use perch_model::{Parent, Post, User, UserRef};
 use std::collections::{HashMap, HashSet};
@@ -81,8 +81,11 @@ struct Inner {
     users: Mutex<HashMap<String, ArcRwSignal<User>>>,
     usernames: Mutex<HashMap<String, String>>,
     lists: Mutex<HashMap<ListKey, ArcRwSignal<Paged>>>,
-    scroll: Mutex<HashMap<String, f64>>,
     toggles: Mutex<HashMap<ToggleKey, ArcRwSignal<toggle::Toggle>>>,
+    /// Why the last request of a toggle failed, shown next to its button.
+    toggle_errors: Mutex<HashMap<ToggleKey, ArcRwSignal<Option<String>>>>,
+    /// What the owner is writing, by draft (`writing.rs`).
+    writings: Mutex<HashMap<String, Writing>>,
     listeners: Mutex<Vec<Listener>>,
     /// Users asked for by uuid alone (`resolve_users`), so each is asked once.
     asked_users: Mutex<HashSet<String>>,
@@ -96,16 +99,28 @@ pub struct Store {
     deleted: ArcRwSignal<HashSet<String>>,
     /// Who is signed in: whose likes and follows `relations.rs` keeps.
     session: Session,
+    /// How the store reads and writes on the server (`loading.rs`,
+    /// `writing.rs`, `relations.rs`).
+    api: Api,
 }
 
+/// How many users `Store::resolve_users` asks for at once.
+pub const RESOLVE_AT_ONCE: usize = 4;
+
 impl Store {
-    pub fn new(session: Session) -> Self {
+    pub fn new(session: Session, api: Api) -> Self {
         Store {
             inner: Arc::default(),
             arrivals: ArcRwSignal::new(0),
             deleted: ArcRwSignal::new(HashSet::new()),
             session,
+            api,
         }
+    }
+
+    /// The signed-in account's uuid.
+    pub(crate) fn owner(&self) -> Option<String> {
+        self.session.signed_untracked().map(|s| s.user.uuid)
     }
 
     /// Calls `listener` after every change the store applies, for the visit.
@@ -129,12 +144,12 @@ impl Store {
         let uuid = self.put_post(post);
         match parent {
             Some(parent) => {
-                if let Some(p) = self.post(&parent) {
+                if let Some(p) = self.post_mut(&parent) {
                     p.update(|p| p.reply_count += 1);
                 }
-                self.list(&ListKey::Replies(parent)).update(|l| l.items.push(uuid));
+                self.list_mut(&ListKey::Replies(parent)).update(|l| l.items.push(uuid));
             }
-            None => self.list(&ListKey::Posts(author)).update(|l| l.items.insert(0, uuid)),
+            None => self.list_mut(&ListKey::Posts(author)).update(|l| l.items.insert(0, uuid)),
         }
     }
 
@@ -147,7 +162,7 @@ impl Store {
     /// parent counts one reply less, and it shows as deleted wherever it was.
     pub fn post_deleted(&self, uuid: &str) {
         let parent = self.post_untracked(uuid).and_then(|p| p.parent.uuid().map(str::to_owned));
-        if let Some(parent) = parent.and_then(|p| self.post(&p)) {
+        if let Some(parent) = parent.and_then(|p| self.post_mut(&p)) {
             parent.update(|p| p.reply_count = p.reply_count.saturating_sub(1));
         }
         self.forget_in_lists(uuid);
@@ -218,34 +233,34 @@ impl Store {
     /// may name people by uuid alone), at most [`RESOLVE_AT_ONCE`] requests
     /// at a time and each uuid once per visit; a card waiting for one shows
     /// its name when it arrives. A failed one may be asked again later.
-    pub fn resolve_users(&self, api: &crate::api::Api, uuids: &[String]) {
+    pub fn resolve_users(&self, uuids: &[String]) {
         let queue: std::collections::VecDeque<String> = {
             let mut asked = lock(&self.inner.asked_users);
             uuids.iter().filter(|u| !self.knows_user(u) && asked.insert((*u).clone())).cloned().collect()
         };
         let queue = std::rc::Rc::new(std::cell::RefCell::new(queue));
         for _ in 0..RESOLVE_AT_ONCE {
-            let (queue, api, store) = (queue.clone(), api.clone(), self.clone());
+            let (queue, store) = (queue.clone(), self.clone());
             leptos::task::spawn_local(async move {
                 loop {
                     let next = queue.borrow_mut().pop_front();
                     let Some(uuid) = next else { break };
-                    match api.user(&uuid).await {
-                        Ok(user) => {
-                            store.put_user(user);
-                        }
-                        Err(_) => {
-                            lock(&store.inner.asked_users).remove(&uuid);
-                        }
+                    if store.read_user(&uuid).await.is_err() {
+                        lock(&store.inner.asked_users).remove(&uuid);
                     }
                 }
             });
         }
     }
 
-    /// The post's signal, tracking its arrival when it is not here yet.
-    pub fn post(&self, uuid: &str) -> Option<ArcRwSignal<Post>> {
+    /// The post as every page shows it (read-only: changes go through the
+    /// store's methods), tracking its arrival when it is not here yet.
+    pub fn post(&self, uuid: &str) -> Option<ArcReadSignal<Post>> {
         self.arrivals.track();
+        lock(&self.inner.posts).get(uuid).map(ArcRwSignal::read_only)
+    }
+
+    fn post_mut(&self, uuid: &str) -> Option<ArcRwSignal<Post>> {
         lock(&self.inner.posts).get(uuid).cloned()
     }
 
@@ -253,8 +268,12 @@ impl Store {
         lock(&self.inner.posts).get(uuid).map(|s| s.get_untracked())
     }
 
-    pub fn user(&self, uuid: &str) -> Option<ArcRwSignal<User>> {
+    pub fn user(&self, uuid: &str) -> Option<ArcReadSignal<User>> {
         self.arrivals.track();
+        lock(&self.inner.users).get(uuid).map(ArcRwSignal::read_only)
+    }
+
+    fn user_mut(&self, uuid: &str) -> Option<ArcRwSignal<User>> {
         lock(&self.inner.users).get(uuid).cloned()
     }
 
@@ -264,7 +283,7 @@ impl Store {
     }
 
     /// A user by `@name` (any case) or uuid, if known.
-    pub fn user_by_key(&self, key: &str) -> Option<ArcRwSignal<User>> {
+    pub fn user_by_key(&self, key: &str) -> Option<ArcReadSignal<User>> {
         let uuid = match key.strip_prefix('@') {
             Some(name) => {
                 self.arrivals.track();
@@ -286,7 +305,7 @@ impl Store {
     }
 
     /// A post is gone (deleted here, or found missing).
-    pub fn mark_deleted(&self, uuid: &str) {
+    fn mark_deleted(&self, uuid: &str) {
         self.deleted.update(|d| {
             d.insert(uuid.to_owned());
         });
@@ -296,17 +315,18 @@ impl Store {
         self.deleted.with(|d| d.contains(uuid))
     }
 
-    /// The list kept under `key`, made empty the first time.
-    pub fn list(&self, key: &ListKey) -> ArcRwSignal<Paged> {
+    fn is_deleted_untracked(&self, uuid: &str) -> bool {
+        self.deleted.with_untracked(|d| d.contains(uuid))
+    }
+
+    /// The list kept under `key` (read-only: it changes through
+    /// `loading.rs` and the owner's changes), made empty the first time.
+    pub fn list(&self, key: &ListKey) -> ArcReadSignal<Paged> {
+        self.list_mut(key).read_only()
+    }
+
+    fn list_mut(&self, key: &ListKey) -> ArcRwSignal<Paged> {
         lock(&self.inner.lists).entry(key.clone()).or_insert_with(|| ArcRwSignal::new(Paged::default())).clone()
-    }
-
-    pub fn save_scroll(&self, address: &str, y: f64) {
-        lock(&self.inner.scroll).insert(address.to_owned(), y);
-    }
-
-    pub fn scroll(&self, address: &str) -> Option<f64> {
-        lock(&self.inner.scroll).get(address).copied()
     }
 }
 
@@ -323,132 +343,12 @@ fn merge_user(old: &User, mut new: User) -> User {
     new
 }
 
+/// A mutex's data, even after a panic elsewhere poisoned it: the store and
+/// the timeline's queue stay readable.
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub fn use_store() -> Store {
     expect_context::<Store>()
-}
-
-/// Loads the next page of `list` with `fetch(page)` (pages are 1-based),
-/// appending uuids not already there. One load at a time.
-pub async fn load_next<F, Fut>(list: ArcRwSignal<Paged>, fetch: F)
-where
-    F: FnOnce(u32) -> Fut,
-    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
-{
-    let page = {
-        let current = list.get_untracked();
-        if current.loading || current.done {
-            return;
-        }
-        current.pages_loaded + 1
-    };
-    list.update(|l| {
-        l.loading = true;
-        l.error = None;
-    });
-    let result = fetch(page).await;
-    list.update(|l| {
-        l.loading = false;
-        match result {
-            Ok(uuids) => {
-                l.done = uuids.len() < perch_model::PAGE_SIZE;
-                for uuid in uuids {
-                    if !l.items.contains(&uuid) {
-                        l.items.push(uuid);
-                    }
-                }
-                l.pages_loaded = page;
-            }
-            Err(e) => l.error = Some(e),
-        }
-    });
-}
-
-/// Looks again at the last page of a list read to its end (oldest first,
-/// as replies are): what was added since waits in `waiting`, and a page
-/// that has filled up lets Load more go on. Failures say nothing: the list
-/// shown is still true as far as it goes.
-pub async fn check_end<F, Fut>(list: ArcRwSignal<Paged>, fetch: F)
-where
-    F: FnOnce(u32) -> Fut,
-    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
-{
-    let page = {
-        let l = list.get_untracked();
-        if l.loading || !l.done || l.pages_loaded == 0 {
-            return;
-        }
-        l.pages_loaded
-    };
-    let Ok(uuids) = fetch(page).await else { return };
-    list.update(|l| {
-        if uuids.len() >= perch_model::PAGE_SIZE {
-            l.done = false;
-        }
-        for uuid in uuids {
-            if !l.items.contains(&uuid) && !l.waiting.contains(&uuid) {
-                l.waiting.push(uuid);
-            }
-        }
-    });
-}
-
-/// Looks again at the first page of a list kept newest first (a user's
-/// posts): posts added since wait in `waiting`, to go on top.
-pub async fn check_start<F, Fut>(list: ArcRwSignal<Paged>, fetch: F)
-where
-    F: FnOnce(u32) -> Fut,
-    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
-{
-    if list.with_untracked(|l| l.loading || l.pages_loaded == 0) {
-        return;
-    }
-    let Ok(uuids) = fetch(1).await else { return };
-    list.update(|l| {
-        let new: Vec<String> =
-            uuids.into_iter().take_while(|u| !l.items.contains(u)).filter(|u| !l.waiting.contains(u)).collect();
-        l.waiting.splice(0..0, new);
-    });
-}
-
-/// Shows what `check_end` or `check_start` found: at the end of the list,
-/// or on top of it.
-pub fn show_waiting(list: &ArcRwSignal<Paged>, on_top: bool) {
-    list.update(|l| {
-        let waiting = std::mem::take(&mut l.waiting);
-        if on_top {
-            l.items.splice(0..0, waiting);
-        } else {
-            l.items.extend(waiting);
-        }
-    });
-}
-
-/// Loads a list the server answers whole (followers, following): one
-/// request fills it. A failure is shown on a list not loaded yet; a list
-/// already shown keeps its items (a later check failing says nothing).
-pub async fn load_whole<Fut>(list: ArcRwSignal<Paged>, fetch: Fut) -> Result<Vec<String>, ApiError>
-where
-    Fut: std::future::Future<Output = Result<Vec<String>, ApiError>>,
-{
-    list.update(|l| {
-        l.loading = true;
-        if l.pages_loaded == 0 {
-            l.error = None;
-        }
-    });
-    let result = fetch.await;
-    list.update(|l| {
-        l.loading = false;
-        match &result {
-            Ok(items) => {
-                l.items = items.clone();
-                l.pages_loaded = 1;
-                l.done = true;
-                l.error = None;
-            }
-            Err(e) if l.pages_loaded == 0 => l.error = Some(e.clone()),
-            Err(_) => {}
-        }
-    });
-    result
 }

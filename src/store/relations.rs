@@ -1,18 +1,29 @@
 //! What the signed-in account likes and follows: one owner for the answer
-//! to "does the owner like this post, follow this user". Each like or
-//! follow has one [`Toggle`] in the store, shared by every button and count
-//! that shows it. Its first state comes from what the server said (a post's
-//! `liked`, a user's `followed`), else what toggles taught the app earlier
-//! (kept per account in `localStorage`, across reloads, because the
-//! interface has no "liked by me"), else the owner's following list, which
-//! is loaded one way only: [`load_following`].
+//! to "does the owner like this post, follow this user", and the one driver
+//! of like and follow requests. Each like or follow has one [`Toggle`] in
+//! the store, shared by every button and count that shows it. Its first
+//! state comes from what the server said (a post's `liked`, a user's
+//! `followed`), else what toggles taught the app earlier (kept per account
+//! in `localStorage`, across reloads, because the interface has no "liked
+//! by me"), else the owner's following list, which is read one way only:
+//! [`Store::read_following`].
+//!
+//! Follow state has one source of truth, the `Toggle`: a user's `followed`
+//! and follower count, the owner's `ListKey::Following` and what is kept
+//! across reloads are updated from it (`follow_changed`), and the home
+//! timeline hears `Change::Followed`.
+//!
+//! A click ([`Store::click_like`], [`Store::click_follow`]) flips the toggle
+//! at once; the requests run to their end in the store, whatever page
+//! started them, and a failure is kept next to the toggle
+//! ([`Store::toggle_error`]) after the server's state is read back.
 
-use super::toggle::Toggle;
+use super::toggle::{Next, Toggle};
 use super::{Change, ListKey, Store, ToggleKey};
-use crate::api::{Api, ApiError};
-use crate::lock;
-use crate::storage::{self, Key};
+use super::lock;
+use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
+use perch_model::{FollowAction, LikeAction};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -24,7 +35,7 @@ struct Remembered {
 }
 
 fn recall(account: &str) -> Remembered {
-    storage::get_json(&Key::Relations { account: account.to_owned() }).unwrap_or_default()
+    web_storage::get_json(&Key::Relations { account: account.to_owned() }).unwrap_or_default()
 }
 
 /// Remembers the server's state of each `(toggle, state)` for `account`,
@@ -37,14 +48,10 @@ fn remember(account: &str, states: impl IntoIterator<Item = (ToggleKey, bool)>) 
             ToggleKey::Follow(uuid) => kept.follows.insert(uuid, state),
         };
     }
-    storage::set_json(&Key::Relations { account: account.to_owned() }, &kept);
+    web_storage::set_json(&Key::Relations { account: account.to_owned() }, &kept);
 }
 
 impl Store {
-    fn owner(&self) -> Option<String> {
-        self.session.signed_untracked().map(|s| s.user.uuid)
-    }
-
     /// The post's `liked`, when the server said it (read in place).
     fn liked_said(&self, uuid: &str) -> Option<bool> {
         lock(&self.inner.posts).get(uuid).and_then(|p| p.with_untracked(|p| p.liked))
@@ -59,8 +66,31 @@ impl Store {
         lock(&self.inner.toggles).entry(key).or_insert_with(|| ArcRwSignal::new(Toggle::new(first()))).clone()
     }
 
+    /// Why the last request of this like or follow failed, if it did.
+    pub fn toggle_error(&self, key: &ToggleKey) -> ArcReadSignal<Option<String>> {
+        self.toggle_error_mut(key).read_only()
+    }
+
+    fn toggle_error_mut(&self, key: &ToggleKey) -> ArcRwSignal<Option<String>> {
+        lock(&self.inner.toggle_errors).entry(key.clone()).or_insert_with(|| ArcRwSignal::new(None)).clone()
+    }
+
     /// Whether the owner likes `uuid`, as the Like button shows it.
-    pub fn like_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
+    pub fn like(&self, uuid: &str) -> ArcReadSignal<Toggle> {
+        self.like_toggle(uuid).read_only()
+    }
+
+    /// Whether the owner follows `uuid`, as Follow buttons and follower
+    /// counts show it. Without the server's `followed` or an earlier
+    /// answer, the first state comes from the owner's following list, read
+    /// once for every button on the page.
+    pub fn follow(&self, uuid: &str) -> ArcReadSignal<Toggle> {
+        let toggle = self.follow_toggle(uuid).read_only();
+        self.learn_follow_from_owner_list(uuid);
+        toggle
+    }
+
+    fn like_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
         let said = self.liked_said(uuid);
         let toggle = self.toggle(ToggleKey::Like(uuid.to_owned()), || {
             said.or_else(|| self.owner().and_then(|me| recall(&me).likes.get(uuid).copied())).unwrap_or(false)
@@ -71,15 +101,13 @@ impl Store {
         toggle
     }
 
-    /// Whether the owner follows `uuid`, as Follow buttons and follower
-    /// counts show it.
-    pub fn follow_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
+    fn follow_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
         let said = self.followed_said(uuid);
         let toggle = self.toggle(ToggleKey::Follow(uuid.to_owned()), || {
             said.or_else(|| {
                 let me = self.owner()?;
                 recall(&me).follows.get(uuid).copied().or_else(|| {
-                    self.list(&ListKey::Following(me))
+                    self.list_mut(&ListKey::Following(me))
                         .with_untracked(|l| (l.pages_loaded > 0).then(|| l.items.iter().any(|u| u == uuid)))
                 })
             })
@@ -97,14 +125,14 @@ impl Store {
     fn needs_owner_following(&self, uuid: &str) -> bool {
         let Some(me) = self.owner() else { return false };
         // Cheapest first: once the list is loaded or loading, no button asks.
-        self.list(&ListKey::Following(me.clone())).with_untracked(|l| !l.loading && l.pages_loaded == 0)
+        self.list_mut(&ListKey::Following(me.clone())).with_untracked(|l| !l.loading && l.pages_loaded == 0)
             && self.followed_said(uuid).is_none()
             && !recall(&me).follows.contains_key(uuid)
     }
 
     /// The owner's following list arrived: every follow state learns from
     /// it (unless a request is out).
-    fn owner_following_learned(&self, me: &str, followed: &[String]) {
+    pub(super) fn owner_following_learned(&self, me: &str, followed: &[String]) {
         let toggles: Vec<(String, ArcRwSignal<Toggle>)> = lock(&self.inner.toggles)
             .iter()
             .filter_map(|(key, t)| match key {
@@ -126,9 +154,9 @@ impl Store {
 
     /// The server answered a like toggle: it left the post liked (`now`) or
     /// not, where it was `was` before.
-    pub fn like_answered(&self, uuid: &str, was: bool, now: bool) {
+    fn like_answered(&self, uuid: &str, was: bool, now: bool) {
         if now != was {
-            if let Some(post) = self.post(uuid) {
+            if let Some(post) = self.post_mut(uuid) {
                 post.update(|p| {
                     p.like_count = if now { p.like_count + 1 } else { p.like_count.saturating_sub(1) };
                     p.liked = Some(now);
@@ -145,7 +173,7 @@ impl Store {
     /// follow.
     fn follow_changed(&self, uuid: &str, now: bool) {
         if let Some(me) = self.owner() {
-            self.list(&ListKey::Following(me.clone())).update(|l| {
+            self.list_mut(&ListKey::Following(me.clone())).update(|l| {
                 if l.pages_loaded > 0 {
                     l.items.retain(|u| u != uuid);
                     if now {
@@ -161,14 +189,14 @@ impl Store {
     /// The server answered a follow toggle: the owner now follows `uuid`
     /// (`now`) or not. The user's follower count, the owner's following
     /// list and the home timeline follow.
-    pub fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
+    fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
         if now == was {
             if let Some(me) = self.owner() {
                 remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
             }
             return;
         }
-        if let Some(user) = self.user(uuid) {
+        if let Some(user) = self.user_mut(uuid) {
             user.update(|u| {
                 u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
                 u.followed = Some(now);
@@ -178,77 +206,136 @@ impl Store {
     }
 }
 
-/// For a Follow button whose state only the owner's following list can
-/// tell: loads that list, once for every button on the page. The list is
-/// marked loading before the request starts, so the next button created in
-/// the same render does not ask again.
-pub fn learn_follow_from_owner_list(api: &Api, store: &Store, uuid: &str) {
-    let Some(me) = store.owner() else { return };
-    if !store.needs_owner_following(uuid) {
-        return;
-    }
-    store.list(&ListKey::Following(me.clone())).update(|l| l.loading = true);
-    let (api, store) = (api.clone(), store.clone());
-    leptos::task::spawn_local(async move {
-        let _ = load_following(&api, &store, &me).await;
-    });
+/// Which toggle a click drives.
+#[derive(Clone, Copy)]
+enum Kind {
+    Like,
+    Follow,
 }
 
-/// Reads whom `uuid` follows and keeps it in the store. The one way the
-/// following list is loaded: for the owner (by the home timeline, Follow
-/// buttons and the Following page alike), every follow state learns from it.
-pub async fn load_following(api: &Api, store: &Store, uuid: &str) -> Result<Vec<String>, ApiError> {
-    let key = ListKey::Following(uuid.to_owned());
-    let followed =
-        super::load_whole(store.list(&key), async { Ok(store.put_user_refs(api.following(uuid).await?.following)) })
-            .await?;
-    if store.owner().as_deref() == Some(uuid) {
-        store.owner_following_learned(uuid, &followed);
+impl Store {
+    /// A click on a Like button: the button flips at once, and requests run
+    /// until the server agrees (`toggle.rs` folds clicks made meanwhile).
+    pub fn click_like(&self, uuid: &str) {
+        self.click(Kind::Like, uuid);
     }
-    Ok(followed)
-}
 
-/// A like request failed, but the server may have toggled anyway (the
-/// answer lost on the way): reads the post back, so the button and count
-/// show the truth rather than a guess. A server that does not say `liked`
-/// leaves the button where the failure put it.
-pub async fn read_like_back(api: &Api, store: &Store, uuid: &str) {
-    if let Ok(post) = api.get_post(uuid).await {
-        let liked = post.liked;
-        store.put_post(post);
-        if let Some(liked) = liked {
-            store.like_toggle(uuid).update(|t| t.learn(liked));
-            if let Some(me) = store.owner() {
-                remember(&me, [(ToggleKey::Like(uuid.to_owned()), liked)]);
-            }
+    /// A click on a Follow button, as [`Store::click_like`].
+    pub fn click_follow(&self, uuid: &str) {
+        self.click(Kind::Follow, uuid);
+    }
+
+    fn click(&self, kind: Kind, uuid: &str) {
+        let (toggle, key) = match kind {
+            Kind::Like => (self.like_toggle(uuid), ToggleKey::Like(uuid.to_owned())),
+            Kind::Follow => (self.follow_toggle(uuid), ToggleKey::Follow(uuid.to_owned())),
+        };
+        self.toggle_error_mut(&key).set(None);
+        if toggle.try_update(Toggle::click) == Some(Next::Send) {
+            let (store, uuid) = (self.clone(), uuid.to_owned());
+            // Not tied to the page: it ends in the store, which outlives it.
+            leptos::task::spawn_local(async move { store.drive(kind, &uuid, toggle, key).await });
         }
     }
-}
 
-/// A follow request failed: reads the user back (its `followed` and
-/// follower count), or, from a server that does not say `followed`, the
-/// owner's following list, which every follow state learns from.
-pub async fn read_follow_back(api: &Api, store: &Store, uuid: &str) {
-    let followed = match api.user(uuid).await {
-        Ok(user) => {
-            let followed = user.followed;
-            store.put_user(user);
-            followed
-        }
-        Err(_) => None,
-    };
-    match followed {
-        Some(followed) => {
-            let toggle = store.follow_toggle(uuid);
+    /// Sends toggle requests until the toggle settles; after a failure,
+    /// reads the server's state back, since the server may have toggled
+    /// though its answer was lost.
+    async fn drive(&self, kind: Kind, uuid: &str, toggle: ArcRwSignal<Toggle>, key: ToggleKey) {
+        loop {
             let was = toggle.with_untracked(Toggle::server);
-            toggle.update(|t| t.learn(followed));
-            if was != followed {
-                store.follow_changed(uuid, followed);
+            let sent = match kind {
+                Kind::Like => self.api.like(uuid).await.map(|r| r.action == LikeAction::Liked),
+                Kind::Follow => self.api.follow(uuid).await.map(|r| r.action == FollowAction::Followed),
+            };
+            match sent {
+                Ok(now) => {
+                    match kind {
+                        Kind::Like => self.like_answered(uuid, was, now),
+                        Kind::Follow => self.follow_answered(uuid, was, now),
+                    }
+                    if toggle.try_update(|t| t.answered(now)) != Some(Next::Send) {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    let wanted = toggle.with_untracked(Toggle::shown);
+                    toggle.update(Toggle::failed);
+                    let error = self.toggle_error_mut(&key);
+                    error.set(Some(e.explain()));
+                    match kind {
+                        Kind::Like => self.read_like_back(uuid).await,
+                        Kind::Follow => self.read_follow_back(uuid).await,
+                    }
+                    // The server did what was asked; only its answer was lost.
+                    if toggle.with_untracked(Toggle::shown) == wanted {
+                        error.set(None);
+                    }
+                    break;
+                }
             }
         }
-        None => {
-            if let Some(me) = store.owner() {
-                let _ = load_following(api, store, &me).await;
+    }
+
+    /// For a Follow button whose state only the owner's following list can
+    /// tell: reads that list, once for every button on the page. The list
+    /// is marked loading before the request starts, so the next button
+    /// made in the same render does not ask again.
+    fn learn_follow_from_owner_list(&self, uuid: &str) {
+        let Some(me) = self.owner() else { return };
+        if !self.needs_owner_following(uuid) {
+            return;
+        }
+        self.list_mut(&ListKey::Following(me.clone())).update(|l| l.loading = true);
+        let store = self.clone();
+        leptos::task::spawn_local(async move {
+            store.list_mut(&ListKey::Following(me.clone())).update(|l| l.loading = false);
+            let _ = store.read_following(&me).await;
+        });
+    }
+
+    /// A like request failed, but the server may have toggled anyway: reads
+    /// the post back, so the button and count show the truth rather than a
+    /// guess. A server that does not say `liked` leaves the button where
+    /// the failure put it.
+    async fn read_like_back(&self, uuid: &str) {
+        if let Ok(post) = self.api.get_post(uuid).await {
+            let liked = post.liked;
+            self.put_post(post);
+            if let Some(liked) = liked {
+                self.like_toggle(uuid).update(|t| t.learn(liked));
+                if let Some(me) = self.owner() {
+                    remember(&me, [(ToggleKey::Like(uuid.to_owned()), liked)]);
+                }
+            }
+        }
+    }
+
+    /// A follow request failed: reads the user back (its `followed` and
+    /// follower count), or, from a server that does not say `followed`, the
+    /// owner's following list, which every follow state learns from.
+    async fn read_follow_back(&self, uuid: &str) {
+        let followed = match self.api.user(uuid).await {
+            Ok(user) => {
+                let followed = user.followed;
+                self.put_user(user);
+                followed
+            }
+            Err(_) => None,
+        };
+        match followed {
+            Some(followed) => {
+                let toggle = self.follow_toggle(uuid);
+                let was = toggle.with_untracked(Toggle::server);
+                toggle.update(|t| t.learn(followed));
+                if was != followed {
+                    self.follow_changed(uuid, followed);
+                }
+            }
+            None => {
+                if let Some(me) = self.owner() {
+                    let _ = self.read_following(&me).await;
+                }
             }
         }
     }

@@ -11,10 +11,10 @@
 use super::merge::{Item, Merge};
 use super::reading::{self, Mark};
 use super::window::{Wanted, Window};
-use crate::api::{Api, ApiError};
-use crate::lock;
-use crate::session::Session;
-use crate::store::{load_following, Change, Paged, Store};
+use crate::api::ApiError;
+use crate::store::lock;
+use crate::account::session::Session;
+use crate::store::{Change, Paged, Store};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use perch_model::{Post, Timestamp, PAGE_SIZE};
@@ -125,7 +125,6 @@ pub struct HomeTimeline {
     queue: Arc<Mutex<Queue>>,
     /// Bumped when the owner changes: answers for an older owner are dropped.
     generation: Arc<Mutex<u64>>,
-    api: Api,
     store: Store,
     session: Session,
 }
@@ -138,12 +137,11 @@ impl HomeTimeline {
     /// The timeline of the visit, following what the store reports: the
     /// owner's new posts go to the top, deleted ones leave, follows and
     /// unfollows add and remove sources.
-    pub fn new(api: Api, store: Store, session: Session) -> Self {
+    pub fn new(store: Store, session: Session) -> Self {
         let timeline = HomeTimeline {
             state: ArcRwSignal::new(HomeState::default()),
             queue: Arc::default(),
             generation: Arc::default(),
-            api,
             store: store.clone(),
             session,
         };
@@ -188,7 +186,7 @@ impl HomeTimeline {
         });
         let this = self.clone();
         spawn_local(async move {
-            let result = load_following(&this.api, &this.store, &me).await;
+            let result = this.store.read_following(&me).await;
             if this.generation() != generation {
                 return;
             }
@@ -297,17 +295,14 @@ impl HomeTimeline {
         }
         match job {
             Job::Page(source, page) => {
-                let result = self.api.user_posts(source, *page).await;
+                let result = self.store.read_posts_page(source, *page).await;
                 self.release_slot();
                 if self.generation() != generation {
                     return;
                 }
                 match result {
-                    Ok(answer) => {
-                        let items: Vec<Item> = answer.posts.iter().map(item_of).collect();
-                        for post in answer.posts {
-                            self.store.put_post(post);
-                        }
+                    Ok(posts) => {
+                        let items: Vec<Item> = posts.iter().map(item_of).collect();
                         self.state.update(|s| {
                             if let Some(m) = s.merge.as_mut() {
                                 m.page_arrived(source, *page, items);
@@ -339,17 +334,14 @@ impl HomeTimeline {
     async fn fresh_pages(&self, generation: u64, source: &str) -> Vec<(u32, Vec<Item>)> {
         let mut pages = Vec::new();
         for page in 1..=FRESH_PAGES {
-            let Ok(answer) = self.api.user_posts(source, page).await else { return Vec::new() };
+            let Ok(posts) = self.store.read_posts_page(source, page).await else { return Vec::new() };
             if self.generation() != generation {
                 return Vec::new();
             }
-            let items: Vec<Item> = answer.posts.iter().map(item_of).collect();
+            let items: Vec<Item> = posts.iter().map(item_of).collect();
             let meets = self.state.with_untracked(|s| {
                 s.merge.as_ref().is_none_or(|m| !m.has_source(source) || m.overlaps(source, &items))
             });
-            for post in answer.posts {
-                self.store.put_post(post);
-            }
             pages.push((page, items));
             if meets {
                 return pages;
@@ -409,19 +401,10 @@ impl HomeTimeline {
         let generation = self.generation();
         let this = self.clone();
         spawn_local(async move {
-            if let Ok(now) = load_following(&this.api, &this.store, &me).await {
-                if this.generation() != generation {
-                    return;
-                }
-                let before: Vec<String> = this.state.with_untracked(|s| {
-                    s.merge.as_ref().map(|m| m.sources().filter(|u| **u != me).cloned().collect()).unwrap_or_default()
-                });
-                for gone in before.iter().filter(|u| !now.contains(u)) {
-                    this.follow_changed(gone, false);
-                }
-                for new in now.iter().filter(|u| !before.contains(u)) {
-                    this.follow_changed(new, true);
-                }
+            // Follows made or ended elsewhere arrive as `Change::Followed`.
+            let _ = this.store.read_following(&me).await;
+            if this.generation() != generation {
+                return;
             }
             let sources: Vec<String> = this
                 .state

@@ -6,13 +6,13 @@
 
 use super::loader::HomeTimeline;
 use super::merge::Item;
-use crate::storage::{self, Key};
+use crate::browser::dom;
+use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
 use perch_model::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 /// Where the person was reading.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,11 +39,11 @@ impl Mark {
 
 /// The reading position `account` left, if any.
 pub fn saved(account: &str) -> Option<Reading> {
-    storage::get_json(&Key::Reading { account: account.to_owned() })
+    web_storage::get_json(&Key::Reading { account: account.to_owned() })
 }
 
 fn save(account: &str, reading: &Reading) {
-    storage::set_json(&Key::Reading { account: account.to_owned() }, reading);
+    web_storage::set_json(&Key::Reading { account: account.to_owned() }, reading);
 }
 
 /// Saves which post is at the top of the screen (and the newest shown)
@@ -73,13 +73,10 @@ fn save_position(timeline: &HomeTimeline) {
     if !started || restoring {
         return;
     }
-    let Ok(posts) = document().query_selector_all("main [role=feed] article[data-uuid]") else { return };
-    let top = (0..posts.length())
-        .filter_map(|i| posts.item(i)?.dyn_into::<web_sys::Element>().ok())
-        .find(|el| el.get_bounding_client_rect().bottom() > 0.0);
+    let top = dom::feed_cards().into_iter().find(|el| el.get_bounding_client_rect().bottom() > 0.0);
     let (at, offset) = match top {
         Some(el) if window().scroll_y().unwrap_or(0.0) > 0.0 => {
-            let uuid = el.get_attribute("data-uuid").unwrap_or_default();
+            let uuid = dom::uuid_of(&el).unwrap_or_default();
             (timeline.mark_of(&uuid), el.get_bounding_client_rect().top())
         }
         _ => (None, 0.0),
@@ -110,7 +107,7 @@ pub fn restore_when_shown(timeline: &HomeTimeline) {
         };
         let Some(uuid) = uuid else { return };
         request_animation_frame(move || {
-            if let Some(el) = crate::shortcuts::post_element(&uuid) {
+            if let Some(el) = dom::card_of(&uuid) {
                 let y = el.get_bounding_client_rect().top() - reading.offset;
                 window().scroll_by_with_x_and_y(0.0, y);
             }

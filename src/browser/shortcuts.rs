@@ -5,6 +5,7 @@
 //! is kept in `localStorage`), and the list stays reachable from the
 //! account menu.
 
+use super::dom;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -22,11 +23,11 @@ pub const SHORTCUTS: [(&str, &str); 7] = [
 
 /// Whether shortcuts are on (they are unless turned off).
 pub fn enabled() -> bool {
-    crate::storage::get(&crate::storage::Key::Shortcuts).is_none_or(|v| v != "off")
+    crate::browser::web_storage::get(&crate::browser::web_storage::Key::Shortcuts).is_none_or(|v| v != "off")
 }
 
 pub fn set_enabled(on: bool) {
-    use crate::storage::{remove, set, Key};
+    use crate::browser::web_storage::{remove, set, Key};
     if on {
         remove(&Key::Shortcuts);
     } else {
@@ -38,35 +39,20 @@ pub fn set_enabled(on: bool) {
 #[derive(Clone, Copy)]
 pub struct Help(pub RwSignal<bool>);
 
-/// The posts on the page, in reading order.
-fn posts() -> Vec<HtmlElement> {
-    let Ok(list) = document().query_selector_all("main article.post[data-uuid]") else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<HtmlElement>().ok()).collect()
-}
-
-/// The post element showing `uuid`, if on the page.
-pub fn post_element(uuid: &str) -> Option<HtmlElement> {
-    posts().into_iter().find(|el| el.get_attribute("data-uuid").as_deref() == Some(uuid))
-}
-
 /// Focuses the first post on the page, without scrolling.
 pub fn focus_first_post() {
-    if let Some(post) = posts().first() {
-        let options = web_sys::FocusOptions::new();
-        options.set_prevent_scroll(true);
-        let _ = post.focus_with_options(&options);
+    if let Some(post) = dom::cards().first() {
+        dom::focus_without_scrolling(post);
     }
 }
 
 /// The post holding the focus.
 fn current() -> Option<Element> {
-    document().active_element()?.closest("article.post[data-uuid]").ok().flatten()
+    dom::card_around(&document().active_element()?)
 }
 
 fn focus_post(post: &HtmlElement) {
-    let options = web_sys::FocusOptions::new();
-    options.set_prevent_scroll(true);
-    let _ = post.focus_with_options(&options);
+    dom::focus_without_scrolling(post);
     let scroll = web_sys::ScrollIntoViewOptions::new();
     scroll.set_block(web_sys::ScrollLogicalPosition::Nearest);
     post.scroll_into_view_with_scroll_into_view_options(&scroll);
@@ -74,7 +60,7 @@ fn focus_post(post: &HtmlElement) {
 
 /// Moves the focus `step` posts on (or to the first post in view).
 fn move_focus(step: i32) {
-    let posts = posts();
+    let posts = dom::cards();
     if posts.is_empty() {
         return;
     }

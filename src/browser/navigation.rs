@@ -2,18 +2,24 @@
 //! person follows a link away from it, and given back when they return with
 //! Back or Forward to a page the store still has, with focus on the post
 //! they had opened from it. Also moves focus to the page heading after a
-//! navigation.
+//! navigation. Scroll positions live here only.
 
-use crate::store::Store;
+use super::dom;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Where the person was on an address they left.
+struct Left {
+    scroll_y: f64,
+    /// The post whose card a click left it from.
+    opened: Option<String>,
+}
+
 thread_local! {
-    /// Per address, the post whose card a click left it from.
-    static OPENED_FROM: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    /// Per address (path and query), where the person left it.
+    static LEFT: RefCell<HashMap<String, Left>> = RefCell::new(HashMap::new());
 }
 
 static RETURNING: AtomicBool = AtomicBool::new(false);
@@ -28,7 +34,7 @@ fn address() -> String {
 }
 
 /// Installs the listeners for the whole visit; call once, in the shell.
-pub fn install(store: Store) {
+pub fn install() {
     use wasm_bindgen::prelude::*;
     if let Ok(history) = window().history() {
         let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
@@ -36,15 +42,20 @@ pub fn install(store: Store) {
     // Capture phase: runs before the router handles the click and scrolls.
     let save = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
         NAVIGATED.store(true, Ordering::SeqCst);
-        store.save_scroll(&address(), window().scroll_y().unwrap_or(0.0));
-        let card = event
+        let opened = event
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("article[data-uuid]").ok().flatten())
-            .and_then(|article| article.get_attribute("data-uuid"));
-        if let Some(uuid) = card {
-            OPENED_FROM.with(|m| m.borrow_mut().insert(address(), uuid));
-        }
+            .and_then(|el| dom::card_around(&el))
+            .and_then(|card| dom::uuid_of(&card));
+        let scroll_y = window().scroll_y().unwrap_or(0.0);
+        LEFT.with(|m| {
+            let mut m = m.borrow_mut();
+            let kept = m.entry(address()).or_insert(Left { scroll_y, opened: None });
+            kept.scroll_y = scroll_y;
+            if opened.is_some() {
+                kept.opened = opened;
+            }
+        });
     })
     .into_js_value();
     let options = web_sys::AddEventListenerOptions::new();
@@ -59,37 +70,36 @@ pub fn install(store: Store) {
     let _ = window().add_event_listener_with_callback("popstate", returning.unchecked_ref());
 }
 
-/// Whether this page was reached with Back or Forward (and forgets it).
-pub fn take_returning() -> bool {
-    RETURNING.swap(false, Ordering::SeqCst)
+/// Whether the page, each time `shown` changes (a page reused for another
+/// address, as a thread is for the next thread), was reached with Back or
+/// Forward. Read once per change: it forgets the Back it has seen.
+pub fn returning_to<T: Clone + PartialEq + Send + Sync + 'static>(shown: Memo<T>) -> Memo<bool> {
+    Memo::new(move |_| {
+        shown.track();
+        RETURNING.swap(false, Ordering::SeqCst)
+    })
 }
 
-/// The card of post `uuid` on the page, found by comparing text (a uuid from
-/// the server is never put into a selector).
-pub fn card_of(uuid: &str) -> Option<web_sys::HtmlElement> {
-    let all = document().query_selector_all("article[data-uuid]").ok()?;
-    (0..all.length())
-        .filter_map(|i| all.item(i))
-        .map(|n| n.unchecked_into::<web_sys::HtmlElement>())
-        .find(|el| el.get_attribute("data-uuid").as_deref() == Some(uuid))
+/// Whether this page was reached with Back or Forward (and forgets it),
+/// for a page that is made anew for each address (Home).
+pub fn take_returning() -> bool {
+    RETURNING.swap(false, Ordering::SeqCst)
 }
 
 /// After the next frame, scrolls to where the person left this address,
 /// and gives focus back to the post they had opened from it (without
 /// scrolling again), so Tab goes on from there.
-pub fn restore_scroll(store: &Store) {
+pub fn restore_scroll() {
     let here = address();
-    if let Some(y) = store.scroll(&here) {
-        request_animation_frame(move || {
-            window().scroll_to_with_x_and_y(0.0, y);
-            let Some(uuid) = OPENED_FROM.with(|m| m.borrow().get(&here).cloned()) else { return };
-            if let Some(card) = card_of(&uuid) {
-                let options = web_sys::FocusOptions::new();
-                options.set_prevent_scroll(true);
-                let _ = card.focus_with_options(&options);
-            }
-        });
-    }
+    let Some((y, opened)) = LEFT.with(|m| m.borrow().get(&here).map(|l| (l.scroll_y, l.opened.clone()))) else {
+        return;
+    };
+    request_animation_frame(move || {
+        window().scroll_to_with_x_and_y(0.0, y);
+        if let Some(card) = opened.and_then(|uuid| dom::card_of(&uuid)) {
+            dom::focus_without_scrolling(&card);
+        }
+    });
 }
 
 /// An `h1` that takes focus when it appears after a navigation, so screen
@@ -101,11 +111,7 @@ pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
     Effect::new(move |_| {
         let nothing_focused = document().active_element().is_none_or(|el| el.tag_name() == "BODY");
         if let Some(h) = heading.get().filter(|_| nothing_focused && NAVIGATED.load(Ordering::SeqCst)) {
-            let _ = h.focus_with_options(&{
-                let o = web_sys::FocusOptions::new();
-                o.set_prevent_scroll(true);
-                o
-            });
+            dom::focus_without_scrolling(&h);
         }
     });
     view! { <h1 tabindex="-1" node_ref=heading class="page-heading" dir="auto">{move || text.get()}</h1> }

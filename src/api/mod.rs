@@ -3,7 +3,9 @@
 //! it expires and once on a 401, aborts a request when the page that asked
 //! for it goes away, and turns every failure into one [`ApiError`].
 
-use crate::session::{Session, Signed};
+pub mod config;
+
+use crate::account::session::{Session, Signed};
 use gloo_net::http::{Method, RequestBuilder, Response};
 use leptos::prelude::*;
 use perch_model::{
@@ -85,6 +87,11 @@ pub fn scopes_in(message: &str) -> Vec<Scope> {
         }
     }
     found
+}
+
+/// The API client every page uses.
+pub fn use_api() -> Api {
+    expect_context::<Api>()
 }
 
 /// How long before expiry a token is refreshed.

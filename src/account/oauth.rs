@@ -3,8 +3,9 @@
 //! finishing it on `/oauth/callback`.
 
 use crate::api::Api;
-use crate::session::{Session, Signed};
-use crate::storage::{self, Key};
+use crate::account::session::{Session, Signed};
+use crate::browser::web_storage::{self, Key};
+use crate::routes::AppPath;
 use perch_model::{ClientConfig, CodeExchange, Scope};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
@@ -70,7 +71,7 @@ pub async fn start(api: &Api, config: &ClientConfig, return_to: String) -> Resul
     let state = random(16)?;
     let code_challenge = challenge(&verifier).await?;
     let pending = Pending { verifier, state: state.clone(), return_to };
-    if !storage::set_json(&Key::OAuthPending, &pending) {
+    if !web_storage::set_json(&Key::OAuthPending, &pending) {
         return Err("This browser does not allow Perch to remember the sign-in.".into());
     }
     let url = format!(
@@ -92,8 +93,8 @@ pub async fn start(api: &Api, config: &ClientConfig, return_to: String) -> Resul
 /// the code, learns who signed in. Returns where to go next.
 pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String, String> {
     let params = web_sys::UrlSearchParams::new_with_str(search).map_err(|_| "The sign-in answer could not be read.")?;
-    let pending: Option<Pending> = storage::get_json(&Key::OAuthPending);
-    storage::remove(&Key::OAuthPending);
+    let pending: Option<Pending> = web_storage::get_json(&Key::OAuthPending);
+    web_storage::remove(&Key::OAuthPending);
     if params.get("error").as_deref() == Some("access_denied") {
         return Err("Sign-in was cancelled: you chose Deny.".into());
     }
@@ -133,9 +134,9 @@ pub fn return_path(next: Option<&str>) -> String {
 pub fn signin_href(here: &str) -> String {
     let next = return_path(Some(here));
     if next == "/" {
-        "/signin".into()
+        AppPath::SignIn.href()
     } else {
-        format!("/signin?next={}", js_sys::encode_uri_component(&next))
+        format!("{}?next={}", AppPath::SignIn, js_sys::encode_uri_component(&next))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use gloo_net::http::Request;
 use leptos::prelude::*;
-use crate::navigation::Title;
+use crate::browser::navigation::Title;
 use perch_model::{ClientConfig, CLIENT_CONFIG_FILE};
 
 /// Fetches and checks the configuration; the error says what to fix.
@@ -45,4 +45,9 @@ pub fn ConfigProblem(problem: String) -> impl IntoView {
             <button type="button" on:click=|_| { let _ = window().location().reload(); }>"Try again"</button>
         </main>
     }
+}
+
+/// The configuration the pages read through `use_context`.
+pub fn use_config() -> ClientConfig {
+    leptos::prelude::expect_context::<ClientConfig>()
 }

@@ -5,7 +5,7 @@
 //! types shows up in the other (the composer follows storage events). Plain
 //! Rust over a small key-value trait, so the rules are tested natively.
 
-use crate::storage::{DraftContext, Key};
+use crate::browser::web_storage::{DraftContext, Key};
 
 /// Where drafts are kept: `localStorage` in the browser.
 pub trait DraftStore {
@@ -83,15 +83,15 @@ pub struct LocalStorage;
 
 impl DraftStore for LocalStorage {
     fn get(&self, key: &Key) -> Option<String> {
-        crate::storage::get(key)
+        crate::browser::web_storage::get(key)
     }
 
     fn set(&self, key: &Key, value: &str) {
-        crate::storage::set(key, value);
+        crate::browser::web_storage::set(key, value);
     }
 
     fn remove(&self, key: &Key) {
-        crate::storage::remove(key);
+        crate::browser::web_storage::remove(key);
     }
 }
 

@@ -7,7 +7,7 @@
 //! arrives as a `storage` event (`follow_other_tabs`); a tab never writes
 //! back a session older than the one kept (`save_over`).
 
-use crate::storage::{self, Key};
+use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
 use perch_model::{Operation, Scope, Subject, Timestamp, TokenSet, User};
 use serde::{Deserialize, Serialize};
@@ -61,7 +61,7 @@ pub struct Session {
 impl Session {
     /// The session saved by an earlier visit, if any.
     pub fn restore() -> Self {
-        Session { signed: RwSignal::new(storage::get_json::<Signed>(&Key::Session)) }
+        Session { signed: RwSignal::new(web_storage::get_json::<Signed>(&Key::Session)) }
     }
 
     pub fn signed_untracked(&self) -> Option<Signed> {
@@ -115,7 +115,7 @@ impl Session {
     /// Takes what another tab kept, when it is newer than what this tab
     /// holds for the same account (a refresh there). `true` if taken.
     pub fn take_newer_from_storage(&self) -> bool {
-        let kept = storage::get_json::<Signed>(&Key::Session);
+        let kept = web_storage::get_json::<Signed>(&Key::Session);
         let here = self.signed.get_untracked();
         match (kept, here) {
             (Some(kept), Some(here)) if kept.user.uuid == here.user.uuid && kept.token != here.token => {
@@ -133,7 +133,7 @@ impl Session {
         let signed = self.signed.get_untracked();
         save(None);
         if let Some(signed) = &signed {
-            storage::forget_account(&signed.user.uuid);
+            web_storage::forget_account(&signed.user.uuid);
         }
         reload();
         signed
@@ -145,7 +145,7 @@ impl Session {
     pub fn follow_other_tabs(&self) {
         let session = *self;
         let name = Key::Session.name();
-        storage::on_change_elsewhere(move |changed, value| {
+        web_storage::on_change_elsewhere(move |changed, value| {
             if changed != name {
                 return;
             }
@@ -173,9 +173,9 @@ fn reload() {
 fn save(signed: Option<&Signed>) {
     match signed {
         Some(signed) => {
-            storage::set_json(&Key::Session, signed);
+            web_storage::set_json(&Key::Session, signed);
         }
-        None => storage::remove(&Key::Session),
+        None => web_storage::remove(&Key::Session),
     }
 }
 
@@ -183,13 +183,13 @@ fn save(signed: Option<&Signed>) {
 /// (or nothing was kept, as when storage is refused): another tab may
 /// have refreshed or signed out meanwhile, and its word is newer.
 fn save_over(before: &str, after: &Signed) -> bool {
-    match storage::get_json::<Signed>(&Key::Session) {
+    match web_storage::get_json::<Signed>(&Key::Session) {
         Some(kept) if kept.token == before => {
             save(Some(after));
             true
         }
         // Nothing kept in a browser that keeps things: signed out elsewhere.
-        None => !storage::available(),
+        None => !web_storage::available(),
         Some(_) => false,
     }
 }

@@ -1,0 +1,106 @@
+//! One home for the page's DOM as the app touches it outside its views:
+//! the ids elements are given ([`DomId`]), finding a post's card, and
+//! giving focus without scrolling. A uuid from the server is never put
+//! into a selector: cards are found by comparing their `data-uuid`.
+
+use leptos::prelude::*;
+use std::fmt;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+/// Every id the app gives an element that code looks up again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DomId<'a> {
+    /// The box of a new post, and its counter.
+    PostText,
+    PostCount,
+    /// The reply box under a thread's post, and its counter.
+    ReplyText,
+    ReplyCount,
+    /// A card's author link, which names the card.
+    CardHeading(&'a str),
+    /// The Edit button of the owner's post.
+    EditButton(&'a str),
+    /// The edit box of the owner's post, and its counter.
+    EditText(&'a str),
+    EditCount(&'a str),
+}
+
+impl fmt::Display for DomId<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DomId::PostText => f.write_str("post-text"),
+            DomId::ReplyText => f.write_str("reply-text"),
+            DomId::PostCount => f.write_str("post-text-count"),
+            DomId::ReplyCount => f.write_str("reply-text-count"),
+            DomId::EditCount(uuid) => write!(f, "edit-{uuid}-count"),
+            DomId::CardHeading(uuid) => write!(f, "post-{uuid}"),
+            DomId::EditButton(uuid) => write!(f, "edit-button-{uuid}"),
+            DomId::EditText(uuid) => write!(f, "edit-{uuid}"),
+        }
+    }
+}
+
+/// What a post's card is: the selector every lookup of cards uses.
+const CARD: &str = "main article.post[data-uuid]";
+
+/// The cards on the page, in reading order.
+pub fn cards() -> Vec<HtmlElement> {
+    all(CARD)
+}
+
+/// The cards of the page's feed, in reading order.
+pub fn feed_cards() -> Vec<HtmlElement> {
+    all("main [role=feed] article.post[data-uuid]")
+}
+
+fn all(selector: &str) -> Vec<HtmlElement> {
+    let Ok(list) = document().query_selector_all(selector) else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<HtmlElement>().ok()).collect()
+}
+
+/// The uuid a card shows.
+pub fn uuid_of(card: &Element) -> Option<String> {
+    card.get_attribute("data-uuid")
+}
+
+/// The card of post `uuid`, if it is on the page.
+pub fn card_of(uuid: &str) -> Option<HtmlElement> {
+    cards().into_iter().find(|el| uuid_of(el).as_deref() == Some(uuid))
+}
+
+/// The card `el` is in (the element itself when it is a card).
+pub fn card_around(el: &Element) -> Option<Element> {
+    el.closest(CARD).ok().flatten()
+}
+
+/// The card after post `uuid`'s in its list, else the one before it.
+pub fn neighbour_of(uuid: &str) -> Option<String> {
+    let cards = cards();
+    let at = cards.iter().position(|el| uuid_of(el).as_deref() == Some(uuid))?;
+    let parent = cards[at].parent_element();
+    let sibling = |i: usize| cards.get(i).filter(|c| c.parent_element() == parent).and_then(|c| uuid_of(c));
+    sibling(at + 1).or_else(|| at.checked_sub(1).and_then(sibling))
+}
+
+/// Gives `el` focus and leaves the scroll where it is.
+pub fn focus_without_scrolling(el: &HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
+/// Gives focus to `el`, if there is one.
+pub fn focus(el: Option<Element>) {
+    if let Some(el) = el.and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
+/// Gives focus to the element with `id` once the page has been redrawn
+/// (the edit box when Edit opens it, the Edit button when Save or Cancel
+/// closes it), as Pinafore does, so keyboard users stay where they were.
+pub fn focus_later(id: DomId) {
+    let id = id.to_string();
+    request_animation_frame(move || focus(document().get_element_by_id(&id)));
+}

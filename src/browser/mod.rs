@@ -1,0 +1,14 @@
+//! The browser's services, as the app uses them: what is kept in Web
+//! Storage (`web_storage`), the page's DOM outside views (`dom`: card
+//! lookup, focus, ids), staying in place across navigations
+//! (`navigation`), keyboard shortcuts, the clock relative times follow, the
+//! frame painted before the wasm (`boot`), and working offline (`offline`:
+//! the service worker and the notice).
+
+pub mod boot;
+pub mod clock;
+pub mod dom;
+pub mod navigation;
+pub mod offline;
+pub mod shortcuts;
+pub mod web_storage;

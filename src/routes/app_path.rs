@@ -1,0 +1,103 @@
+//! Every address of the app, typed: one function builds each path, so no
+//! page writes `/user/@…` by hand, and the router's patterns (`mod.rs`) and
+//! these stay side by side.
+
+use std::fmt;
+
+/// An address of the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AppPath<'a> {
+    Home,
+    /// A thread, by its post's uuid.
+    Thread(&'a str),
+    /// A thread with its reply box focused.
+    ReplyTo(&'a str),
+    /// A profile by username.
+    Profile(&'a str),
+    /// A profile by uuid alone (it moves to the `@name` address).
+    ProfileByUuid(&'a str),
+    Followers(&'a str),
+    Following(&'a str),
+    SignIn,
+}
+
+impl AppPath<'_> {
+    /// The path, with the uuid or name encoded as one path segment.
+    pub fn href(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for AppPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seg = |s: &str| segment(s);
+        match self {
+            AppPath::Home => f.write_str("/"),
+            AppPath::Thread(uuid) => write!(f, "/post/{}", seg(uuid)),
+            AppPath::ReplyTo(uuid) => write!(f, "/post/{}#reply", seg(uuid)),
+            AppPath::Profile(name) => write!(f, "/user/@{}", seg(name)),
+            AppPath::ProfileByUuid(uuid) => write!(f, "/user/{}", seg(uuid)),
+            AppPath::Followers(name) => write!(f, "/user/@{}/followers", seg(name)),
+            AppPath::Following(name) => write!(f, "/user/@{}/following", seg(name)),
+            AppPath::SignIn => f.write_str("/signin"),
+        }
+    }
+}
+
+/// `s` as one path segment: characters that would end or change the
+/// segment (`/`, `?`, `#`, `%`, spaces, controls) are percent-encoded.
+fn segment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() || "-._~@!$&'()*+,;=:".contains(c) || !c.is_ascii() && !c.is_control() {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
+/// The address being shown, path and query, as a `next=` can name it.
+/// (The router's `search` has no `?`: it is put back here.)
+pub fn here(pathname: &str, search: &str) -> String {
+    let search = search.trim_start_matches('?');
+    if search.is_empty() {
+        pathname.to_owned()
+    } else {
+        format!("{pathname}?{search}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{here, AppPath};
+
+    #[test]
+    fn paths_are_built_as_the_router_reads_them() {
+        assert_eq!(AppPath::Home.href(), "/");
+        assert_eq!(AppPath::Thread("p1").href(), "/post/p1");
+        assert_eq!(AppPath::ReplyTo("p1").href(), "/post/p1#reply");
+        assert_eq!(AppPath::Profile("mira").href(), "/user/@mira");
+        assert_eq!(AppPath::ProfileByUuid("u1").href(), "/user/u1");
+        assert_eq!(AppPath::Followers("mira").href(), "/user/@mira/followers");
+        assert_eq!(AppPath::Following("mira").href(), "/user/@mira/following");
+        assert_eq!(AppPath::SignIn.href(), "/signin");
+    }
+
+    #[test]
+    fn a_hostile_name_stays_one_segment() {
+        assert_eq!(AppPath::Profile("a/../signin?x#y").href(), "/user/@a%2F..%2Fsignin%3Fx%23y");
+        assert_eq!(AppPath::Thread("a b%").href(), "/post/a%20b%25");
+    }
+
+    #[test]
+    fn the_query_is_kept_with_its_question_mark() {
+        assert_eq!(here("/user/@leila/following", "from=x"), "/user/@leila/following?from=x");
+        assert_eq!(here("/user/@leila/following", "?from=x"), "/user/@leila/following?from=x");
+        assert_eq!(here("/post/p1", ""), "/post/p1");
+    }
+}

@@ -1,0 +1,189 @@
+//! What the owner writes: a new post, a reply, an edit, a deletion. One
+//! [`Writing`] per draft (`drafts.rs`) holds its text, its Locked switch,
+//! whether a send is under way and why the last one failed. The store
+//! keeps it for the visit, not the component that shows it, because a send
+//! outlives its page: the person may move on while it is under way, and
+//! the answer must still clear the draft exactly once. A composer opened
+//! again on the same draft shows the same state ("Sending…", then the text
+//! left after the send), so what was sent is never offered again.
+//!
+//! The requests run in tasks of their own that touch only the store. A
+//! page that wants to react to the end (to move focus) awaits the future
+//! these methods return, in a task scoped to itself: if it has gone, the
+//! work still ends, and nothing of the page is touched.
+
+use super::Store;
+use crate::api::ApiError;
+use crate::account::drafts::{Draft, LocalStorage};
+use super::lock;
+use crate::browser::web_storage::DraftContext;
+use futures::channel::oneshot;
+use leptos::prelude::*;
+use perch_model::{validate_content, NewPost, PostUpdate};
+use std::future::Future;
+
+/// One draft's state, shared by every view of it during the visit.
+#[derive(Clone)]
+pub struct Writing {
+    /// What is in the box (kept in the draft as it is typed).
+    pub text: ArcRwSignal<String>,
+    pub locked: ArcRwSignal<bool>,
+    /// A send (or save) is under way.
+    pub busy: ArcRwSignal<bool>,
+    /// Why the last send failed; the text is kept.
+    pub error: ArcRwSignal<Option<ApiError>>,
+    /// An edit is open on its card (edits only).
+    pub open: ArcRwSignal<bool>,
+}
+
+impl Store {
+    fn draft(&self, context: DraftContext) -> Draft<LocalStorage> {
+        Draft::new(LocalStorage, &self.owner().unwrap_or_default(), context)
+    }
+
+    /// The state of the owner's draft in `context`, restored from what was
+    /// kept (an edit left open, a reload ago, opens again).
+    pub fn writing(&self, context: DraftContext) -> Writing {
+        let draft = self.draft(context.clone());
+        lock(&self.inner.writings)
+            .entry(draft.key_name())
+            .or_insert_with(|| {
+                let kept = draft.restore();
+                let open = matches!(context, DraftContext::Edit(_)) && !kept.is_empty();
+                Writing {
+                    text: ArcRwSignal::new(kept),
+                    locked: ArcRwSignal::new(false),
+                    busy: ArcRwSignal::new(false),
+                    error: ArcRwSignal::new(None),
+                    open: ArcRwSignal::new(open),
+                }
+            })
+            .clone()
+    }
+
+    /// The person typed in the box of `context`; `unchanged` is text that is
+    /// no draft (an edit's original content).
+    pub fn typed(&self, context: DraftContext, text: String, unchanged: Option<&str>) {
+        let draft = self.draft(context.clone());
+        if unchanged == Some(text.as_str()) {
+            draft.discard();
+        } else {
+            draft.typed(&text);
+        }
+        self.writing(context).text.set(text);
+    }
+
+    /// Another tab changed the draft of `context`.
+    pub fn typed_elsewhere(&self, context: DraftContext, text: String) {
+        self.writing(context).text.set(text);
+    }
+
+    /// Sends the text of a new post or reply. When the server confirms,
+    /// only what was sent leaves the box and the draft; what was typed
+    /// meanwhile stays. On failure everything stays, with the reason.
+    pub fn send_post(&self, context: DraftContext) {
+        let writing = self.writing(context.clone());
+        let content = writing.text.get_untracked();
+        if writing.busy.get_untracked() || content.trim().is_empty() || validate_content(&content).is_err() {
+            return;
+        }
+        let parent = match &context {
+            DraftContext::Reply(parent) => Some(parent.clone()),
+            DraftContext::New | DraftContext::Edit(_) => None,
+        };
+        let body = NewPost { content, locked: writing.locked.get_untracked(), parent };
+        writing.busy.set(true);
+        writing.error.set(None);
+        let (store, draft) = (self.clone(), self.draft(context));
+        self.run(async move {
+            match store.api.send_post(&body).await {
+                Ok(post) => {
+                    store.post_sent(post);
+                    let left = draft.sent(&body.content, &writing.text.get_untracked());
+                    if left.is_empty() {
+                        writing.locked.set(false);
+                    }
+                    writing.text.set(left);
+                }
+                Err(e) => writing.error.set(Some(e)),
+            }
+            writing.busy.set(false);
+        });
+    }
+
+    /// Opens the edit of the owner's post `uuid`, with the kept draft if
+    /// there is one, else the post as it is.
+    pub fn open_edit(&self, uuid: &str) {
+        let context = DraftContext::Edit(uuid.to_owned());
+        let kept = self.draft(context.clone()).restore();
+        let Some(post) = self.post_untracked(uuid) else { return };
+        let writing = self.writing(context);
+        writing.text.set(if kept.is_empty() { post.content } else { kept });
+        if !writing.busy.get_untracked() {
+            writing.locked.set(post.locked);
+        }
+        writing.error.set(None);
+        writing.open.set(true);
+    }
+
+    /// Closes an edit and throws its draft away (Cancel).
+    pub fn cancel_edit(&self, uuid: &str) {
+        let context = DraftContext::Edit(uuid.to_owned());
+        self.draft(context.clone()).discard();
+        self.writing(context).open.set(false);
+    }
+
+    /// Saves the edit of post `uuid`. Answers, once the server has, whether
+    /// the edit closed: it stays open when the text changed meanwhile or
+    /// the save failed (with the reason, the text kept).
+    pub fn save_edit(&self, uuid: &str) -> impl Future<Output = bool> {
+        let context = DraftContext::Edit(uuid.to_owned());
+        let writing = self.writing(context.clone());
+        let content = writing.text.get_untracked();
+        let (done, answer) = oneshot::channel();
+        if !writing.busy.get_untracked() && validate_content(&content).is_ok() {
+            let update = PostUpdate { content: Some(content), locked: Some(writing.locked.get_untracked()) };
+            writing.busy.set(true);
+            writing.error.set(None);
+            let (store, draft, uuid) = (self.clone(), self.draft(context), uuid.to_owned());
+            self.run(async move {
+                let closed = match store.api.update_post(&uuid, &update).await {
+                    Ok(post) => {
+                        store.post_edited(post);
+                        // Typed while saving: the box stays open with it.
+                        let unchanged = update.content.as_deref() == Some(&writing.text.get_untracked());
+                        if unchanged {
+                            draft.discard();
+                            writing.open.set(false);
+                        }
+                        unchanged
+                    }
+                    Err(e) => {
+                        writing.error.set(Some(e));
+                        false
+                    }
+                };
+                writing.busy.set(false);
+                let _ = done.send(closed);
+            });
+        }
+        async move { answer.await.unwrap_or(false) }
+    }
+
+    /// Deletes the owner's post `uuid`; answers once the server has.
+    pub fn delete_post(&self, uuid: &str) -> impl Future<Output = Result<(), ApiError>> {
+        let (done, answer) = oneshot::channel();
+        let (store, uuid) = (self.clone(), uuid.to_owned());
+        self.run(async move {
+            let result = store.api.delete_post(&uuid).await.map(|_| store.post_deleted(&uuid));
+            let _ = done.send(result);
+        });
+        async move { answer.await.unwrap_or_else(|_| Err(ApiError::Network("cancelled".into()))) }
+    }
+
+    /// Runs a write to its end, whatever page asked for it: the task is
+    /// not the page's, and it touches only the store.
+    fn run(&self, work: impl Future<Output = ()> + 'static) {
+        leptos::task::spawn_local(work);
+    }
+}
