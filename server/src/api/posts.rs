@@ -1,7 +1,7 @@
 //! Posts and replies: operations 1 to 6. A post's subject (post or reply)
 //! picks the scope set; edits and deletes are the author's alone.
 
-use super::rows::{embed_parents, find_post, post_page};
+use super::rows::{embed_parents, find_post, post_page, PostPage};
 use crate::db::now_ms;
 use crate::error::{ContentRefused, Error, Malformed, NotFound, Refused, Result};
 use crate::extractor::{page, Caller, JsonBody};
@@ -78,7 +78,7 @@ pub async fn replies(
     if let Some(grandparent) = post.parent.uuid() {
         flat_parent.parent = perch_model::Parent::Uuid(grandparent.to_owned());
     }
-    let replies = post_page(&state.db, caller.user_id, "p.parent_uuid = ?2", "p.created_ms, p.id", uuid.clone(), page)
+    let replies = post_page(&state.db, caller.user_id, PostPage::Replies, uuid.clone(), page)
         .await?
         .into_iter()
         .map(|mut reply| {

@@ -8,18 +8,125 @@ use perch_model::{Application, Badge, Parent, Post, Timestamp, User};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
-/// The columns of a user aliased `alias`, each named `{prefix}{column}`.
-pub fn user_columns(alias: &str, prefix: &str) -> String {
-    format!(
-        "{alias}.id AS {prefix}id, {alias}.uuid AS {prefix}uuid, {alias}.username AS {prefix}username, \
-         {alias}.display_name AS {prefix}display_name, {alias}.avatar AS {prefix}avatar, {alias}.bio AS {prefix}bio, \
-         {alias}.badges AS {prefix}badges, {alias}.follower_count AS {prefix}follower_count, \
-         {alias}.following_count AS {prefix}following_count, {alias}.joined_ms AS {prefix}joined_ms, \
-         EXISTS(SELECT 1 FROM follows f WHERE f.follower_id = ?1 AND f.followee_id = {alias}.id) AS {prefix}followed"
-    )
+// Every query is a static string, put together at compile time from the
+// pieces below (`concat!`), never from text a caller passes at run time.
+
+/// The columns of a user aliased `u` (the literal `$alias`), each named
+/// `$prefix` + column; `followed` is whether the caller (`?1`) follows them.
+macro_rules! user_columns {
+    ($alias:literal, $prefix:literal) => {
+        concat!(
+            $alias,
+            ".id AS ",
+            $prefix,
+            "id, ",
+            $alias,
+            ".uuid AS ",
+            $prefix,
+            "uuid, ",
+            $alias,
+            ".username AS ",
+            $prefix,
+            "username, ",
+            $alias,
+            ".display_name AS ",
+            $prefix,
+            "display_name, ",
+            $alias,
+            ".avatar AS ",
+            $prefix,
+            "avatar, ",
+            $alias,
+            ".bio AS ",
+            $prefix,
+            "bio, ",
+            $alias,
+            ".badges AS ",
+            $prefix,
+            "badges, ",
+            $alias,
+            ".follower_count AS ",
+            $prefix,
+            "follower_count, ",
+            $alias,
+            ".following_count AS ",
+            $prefix,
+            "following_count, ",
+            $alias,
+            ".joined_ms AS ",
+            $prefix,
+            "joined_ms, ",
+            "EXISTS(SELECT 1 FROM follows f WHERE f.follower_id = ?1 AND f.followee_id = ",
+            $alias,
+            ".id) AS ",
+            $prefix,
+            "followed"
+        )
+    };
 }
 
-/// A user from columns made by [`user_columns`]; the email fields are left absent.
+/// `SELECT … FROM posts p …` with the author and application joined.
+macro_rules! post_select {
+    () => {
+        concat!(
+            "SELECT p.id, p.uuid, p.parent_uuid, p.content, p.locked, p.reply_count, p.like_count, p.created_ms, ",
+            "EXISTS(SELECT 1 FROM likes l WHERE l.post_id = p.id AND l.user_id = ?1) AS liked, ",
+            "app.uuid AS app_uuid, app.name AS app_name, app.website AS app_website, ",
+            user_columns!("a", "a_"),
+            " FROM posts p JOIN users a ON a.id = p.author_id LEFT JOIN applications app ON app.id = p.application_id"
+        )
+    };
+}
+
+/// A user by username (`?2`, any case as the column's collation says).
+pub const USER_BY_NAME: &str = concat!("SELECT ", user_columns!("u", ""), " FROM users u WHERE u.username = ?2");
+/// A user by uuid (`?2`).
+pub const USER_BY_UUID: &str = concat!("SELECT ", user_columns!("u", ""), " FROM users u WHERE u.uuid = ?2");
+/// The caller (`?1`) with their email fields.
+pub const OWNER: &str =
+    concat!("SELECT ", user_columns!("u", ""), ", u.email, u.email_verified FROM users u WHERE u.id = ?1");
+/// Who follows user `?2`, latest follow first.
+pub const FOLLOWERS: &str = concat!(
+    "SELECT ",
+    user_columns!("u", ""),
+    " FROM follows fl JOIN users u ON u.id = fl.follower_id WHERE fl.followee_id = ?2",
+    " ORDER BY fl.created_ms DESC, fl.seq DESC"
+);
+/// Whom user `?2` follows, latest follow first.
+pub const FOLLOWING: &str = concat!(
+    "SELECT ",
+    user_columns!("u", ""),
+    " FROM follows fl JOIN users u ON u.id = fl.followee_id WHERE fl.follower_id = ?2",
+    " ORDER BY fl.created_ms DESC, fl.seq DESC"
+);
+const POST_BY_UUID: &str = concat!(post_select!(), " WHERE p.uuid = ?2");
+/// The posts whose uuids are in the JSON array `?2`.
+const POSTS_IN: &str = concat!(post_select!(), " WHERE p.uuid IN (SELECT value FROM json_each(?2))");
+
+/// Which paged list of posts.
+#[derive(Clone, Copy, Debug)]
+pub enum PostPage {
+    /// The replies to the post whose uuid is the key, oldest first.
+    Replies,
+    /// The posts of the user whose row id is the key, newest first.
+    ByAuthor,
+}
+
+impl PostPage {
+    fn sql(self) -> &'static str {
+        match self {
+            PostPage::Replies => {
+                concat!(post_select!(), " WHERE p.parent_uuid = ?2 ORDER BY p.created_ms, p.id LIMIT ?3 OFFSET ?4")
+            }
+            PostPage::ByAuthor => concat!(
+                post_select!(),
+                " WHERE p.author_id = ?2 ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4"
+            ),
+        }
+    }
+}
+
+/// A user from columns made by `user_columns!`; the email fields are left absent.
 pub fn user_from_row(row: &SqliteRow, prefix: &str) -> User {
     let col = |name: &str| format!("{prefix}{name}");
     let badges: Vec<String> = serde_json::from_str(row.get::<&str, _>(col("badges").as_str())).unwrap_or_default();
@@ -40,18 +147,7 @@ pub fn user_from_row(row: &SqliteRow, prefix: &str) -> User {
     }
 }
 
-/// `SELECT … FROM posts p …` with the author and application joined.
-pub fn post_select() -> String {
-    format!(
-        "SELECT p.id, p.uuid, p.parent_uuid, p.content, p.locked, p.reply_count, p.like_count, p.created_ms, \
-         EXISTS(SELECT 1 FROM likes l WHERE l.post_id = p.id AND l.user_id = ?1) AS liked, \
-         app.uuid AS app_uuid, app.name AS app_name, app.website AS app_website, {} \
-         FROM posts p JOIN users a ON a.id = p.author_id LEFT JOIN applications app ON app.id = p.application_id",
-        user_columns("a", "a_")
-    )
-}
-
-/// A post from a row of [`post_select`]; a reply's parent is its uuid.
+/// A post from a row of `post_select!`; a reply's parent is its uuid.
 pub fn post_from_row(row: &SqliteRow) -> Post {
     let app_uuid: Option<String> = row.get("app_uuid");
     Post {
@@ -70,19 +166,16 @@ pub fn post_from_row(row: &SqliteRow) -> Post {
 
 /// A post with its row id, its parent left as a uuid; `None` if there is none.
 pub async fn find_post(db: &Db, caller: i64, uuid: &str) -> Result<Option<(i64, Post)>> {
-    let row =
-        sqlx::query(&format!("{} WHERE p.uuid = ?2", post_select())).bind(caller).bind(uuid).fetch_optional(db).await?;
+    let row = sqlx::query(POST_BY_UUID).bind(caller).bind(uuid).fetch_optional(db).await?;
     Ok(row.map(|r| (r.get("id"), post_from_row(&r))))
 }
 
-/// One page (15, 1-based) of the posts matching `filter`, a condition on `p`
-/// that uses `?2` for `key`, in `order`; parents left as uuids.
-pub async fn post_page<K>(db: &Db, caller: i64, filter: &str, order: &str, key: K, page: i64) -> Result<Vec<Post>>
+/// One page (15, 1-based) of the list `which` of `key`; parents left as uuids.
+pub async fn post_page<K>(db: &Db, caller: i64, which: PostPage, key: K, page: i64) -> Result<Vec<Post>>
 where
     K: for<'q> sqlx::Encode<'q, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite> + Send,
 {
-    let sql = format!("{} WHERE {filter} ORDER BY {order} LIMIT ?3 OFFSET ?4", post_select());
-    let rows = sqlx::query(&sql)
+    let rows = sqlx::query(which.sql())
         .bind(caller)
         .bind(key)
         .bind(perch_model::PAGE_SIZE as i64)
@@ -108,13 +201,9 @@ pub async fn embed_parents(db: &Db, caller: i64, posts: &mut [Post]) -> Result<(
     if wanted.is_empty() {
         return Ok(());
     }
-    let placeholders = (0..wanted.len()).map(|i| format!("?{}", i + 2)).collect::<Vec<_>>().join(", ");
-    let sql = format!("{} WHERE p.uuid IN ({placeholders})", post_select());
-    let mut query = sqlx::query(&sql).bind(caller);
-    for uuid in &wanted {
-        query = query.bind(uuid);
-    }
-    let parents: Vec<Post> = query.fetch_all(db).await?.iter().map(post_from_row).collect();
+    let wanted = serde_json::to_string(&wanted).map_err(|e| crate::error::Error::Internal(e.into()))?;
+    let parents: Vec<Post> =
+        sqlx::query(POSTS_IN).bind(caller).bind(wanted).fetch_all(db).await?.iter().map(post_from_row).collect();
     for post in posts.iter_mut() {
         if let Some(parent) = parents.iter().find(|p| Some(p.uuid.as_str()) == post.parent.uuid()) {
             post.parent = Parent::Post(Box::new(parent.clone()));

@@ -1,7 +1,9 @@
 //! Users: operations 7 to 11. A user is named in a path by uuid or by
 //! `@username` (case-insensitive); `/user` alone is the token's owner.
 
-use super::rows::{embed_parents, post_page, user_columns, user_from_row};
+use super::rows::{
+    embed_parents, post_page, user_from_row, PostPage, FOLLOWERS, FOLLOWING, OWNER, USER_BY_NAME, USER_BY_UUID,
+};
 use crate::db::now_ms;
 use crate::error::{Error, Malformed, NotFound, Refused, Result};
 use crate::extractor::{page, Caller};
@@ -15,11 +17,11 @@ use sqlx::Row;
 
 /// A user by `@name` or uuid, with its row id.
 async fn find_user(state: &AppState, caller: &Caller, id: &str) -> Result<(i64, User)> {
-    let (column, key) = match id.strip_prefix('@') {
-        Some(name) => ("u.username", name),
-        None => ("u.uuid", id),
+    let (sql, key) = match id.strip_prefix('@') {
+        Some(name) => (USER_BY_NAME, name),
+        None => (USER_BY_UUID, id),
     };
-    let row = sqlx::query(&format!("SELECT {} FROM users u WHERE {column} = ?2", user_columns("u", "")))
+    let row = sqlx::query(sql)
         .bind(caller.user_id)
         .bind(key)
         .fetch_optional(&state.db)
@@ -54,13 +56,7 @@ pub async fn get(State(state): State<AppState>, caller: Caller, Path(id): Path<S
 )]
 pub async fn owner(State(state): State<AppState>, caller: Caller) -> Result<Json<User>> {
     caller.require(Operation::GetUser, Subject::Post)?;
-    let row = sqlx::query(&format!(
-        "SELECT {}, u.email, u.email_verified FROM users u WHERE u.id = ?1",
-        user_columns("u", "")
-    ))
-    .bind(caller.user_id)
-    .fetch_one(&state.db)
-    .await?;
+    let row = sqlx::query(OWNER).bind(caller.user_id).fetch_one(&state.db).await?;
     let mut user = user_from_row(&row, "");
     user.followed = None;
     if caller.has(Scope::UserEmail) {
@@ -91,8 +87,7 @@ pub async fn posts(
     caller.require(Operation::GetUserPosts, Subject::Post)?;
     let page = page(&page_text)?;
     let (user_id, user) = find_user(&state, &caller, &id).await?;
-    let mut posts =
-        post_page(&state.db, caller.user_id, "p.author_id = ?2", "p.created_ms DESC, p.id DESC", user_id, page).await?;
+    let mut posts = post_page(&state.db, caller.user_id, PostPage::ByAuthor, user_id, page).await?;
     embed_parents(&state.db, caller.user_id, &mut posts).await?;
     Ok(Json(UserPostsPage { user: UserRef::Uuid(user.uuid), posts }))
 }
@@ -155,15 +150,11 @@ pub async fn follow(
 
 /// The users on one side of `follows`, most recent follow first.
 async fn follow_list(state: &AppState, caller: &Caller, user_id: i64, followers: bool) -> Result<Vec<UserRef>> {
-    let (me, them) = if followers { ("followee_id", "follower_id") } else { ("follower_id", "followee_id") };
-    let rows = sqlx::query(&format!(
-        "SELECT {} FROM follows fl JOIN users u ON u.id = fl.{them} WHERE fl.{me} = ?2 ORDER BY fl.created_ms DESC, fl.seq DESC",
-        user_columns("u", "")
-    ))
-    .bind(caller.user_id)
-    .bind(user_id)
-    .fetch_all(&state.db)
-    .await?;
+    let rows = sqlx::query(if followers { FOLLOWERS } else { FOLLOWING })
+        .bind(caller.user_id)
+        .bind(user_id)
+        .fetch_all(&state.db)
+        .await?;
     Ok(rows.iter().map(|r| UserRef::User(Box::new(user_from_row(r, "")))).collect())
 }
 
