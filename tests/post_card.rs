@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 use leptos_router::components::Router;
-use perch::components::post_card::PostCard;
 use perch::account::session::Session;
+use perch::components::post_card::PostCard;
 use perch::store::Store;
 use perch_model::Post;
 use wasm_bindgen::JsCast;

@@ -4,10 +4,10 @@
 //! runner's own output), so each mounts into a fresh container of its own.
 
 use leptos::prelude::*;
-use perch::api::config::{parse, ConfigProblem};
-use perch::routes::Shell;
 use perch::account::session::Signed;
+use perch::api::config::{parse, ConfigProblem};
 use perch::browser::web_storage::{self, Key};
+use perch::routes::Shell;
 use perch_model::{ClientConfig, User};
 use wasm_bindgen_test::*;
 

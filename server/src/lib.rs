@@ -116,7 +116,9 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
         .route("/config.json", axum::routing::get(static_app::client_config));
     app = match &options.static_dir {
         Some(dir) if dir.join("robots.txt").is_file() => app.fallback_service(static_app::service(dir)),
-        Some(dir) => app.route("/robots.txt", axum::routing::get(static_app::robots_txt)).fallback_service(static_app::service(dir)),
+        Some(dir) => app
+            .route("/robots.txt", axum::routing::get(static_app::robots_txt))
+            .fallback_service(static_app::service(dir)),
         None => app.route("/robots.txt", axum::routing::get(static_app::robots_txt)).fallback(static_app::no_app),
     };
     let mut app = app

@@ -132,7 +132,12 @@ mod tests {
 
     #[test]
     fn trunk_hashes_of_any_usual_length_are_recognised() {
-        for name in ["perch-1ad3264c28128de7_bg.wasm", "perch-190ac5f8137d4f8.js", "main-aeef93900339ceb1.css", "perch-1ba3e6c7bb339b1_bg.wasm.br"] {
+        for name in [
+            "perch-1ad3264c28128de7_bg.wasm",
+            "perch-190ac5f8137d4f8.js",
+            "main-aeef93900339ceb1.css",
+            "perch-1ba3e6c7bb339b1_bg.wasm.br",
+        ] {
             assert!(is_hashed(name), "{name}");
         }
         for name in ["index.html", "config.json", "robots.txt", "icon.svg", "deadbeefcafe0000.js", "perch-abc.js"] {

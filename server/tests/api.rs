@@ -510,7 +510,12 @@ async fn api_answers_are_compressed_for_clients_that_accept_it_but_oauth_answers
     server.user("ada").await;
     let ada = server.client("ada").await;
     for n in 0..20 {
-        ada.call("POST", "/post", Some(json!({ "content": format!("Post {n}: words that repeat, words that repeat.") }))).await;
+        ada.call(
+            "POST",
+            "/post",
+            Some(json!({ "content": format!("Post {n}: words that repeat, words that repeat.") })),
+        )
+        .await;
     }
     let me = ada.get("/user").await.1;
     let token = server.token("ada", &[Scope::UserGet, Scope::PostGet]).await;

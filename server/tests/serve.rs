@@ -191,9 +191,11 @@ async fn precompressed_files_are_sent_as_they_are_with_vary() {
     let get = |path: &str, accept: &'static str| {
         http.get(format!("{}{path}", h.base)).header("accept-encoding", accept).send()
     };
-    for (accept, encoding, body) in
-        [("gzip, deflate, br", Some("br"), "brotli twin"), ("gzip", Some("gzip"), "gzip twin"), ("identity", None, "\0asm")]
-    {
+    for (accept, encoding, body) in [
+        ("gzip, deflate, br", Some("br"), "brotli twin"),
+        ("gzip", Some("gzip"), "gzip twin"),
+        ("identity", None, "\0asm"),
+    ] {
         let res = get("/perch-0123456789abcdef_bg.wasm", accept).await.unwrap();
         assert_eq!(res.status(), 200, "{accept}");
         assert_eq!(res.headers().get("content-encoding").map(|v| v.to_str().unwrap()), encoding, "{accept}");
@@ -230,6 +232,9 @@ async fn robots_txt_is_a_robots_file_not_the_app() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let server = start(listener, options).await.unwrap();
-    assert_eq!(reqwest::get(format!("{base}/robots.txt")).await.unwrap().text().await.unwrap(), "User-agent: *\nDisallow: /\n");
+    assert_eq!(
+        reqwest::get(format!("{base}/robots.txt")).await.unwrap().text().await.unwrap(),
+        "User-agent: *\nDisallow: /\n"
+    );
     server.stop().await.unwrap();
 }

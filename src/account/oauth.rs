@@ -2,8 +2,8 @@
 //! starting it (the verifier and state wait in `sessionStorage`) and
 //! finishing it on `/oauth/callback`.
 
-use crate::api::Api;
 use crate::account::session::{Session, Signed};
+use crate::api::Api;
 use crate::browser::web_storage::{self, Key};
 use crate::routes::AppPath;
 use perch_model::{ClientConfig, CodeExchange, Scope};

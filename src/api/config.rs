@@ -1,9 +1,9 @@
 //! Loading `config.json` from beside `index.html` at start-up, so one static
 //! build serves any server, and the page shown when that fails.
 
+use crate::browser::navigation::Title;
 use gloo_net::http::Request;
 use leptos::prelude::*;
-use crate::browser::navigation::Title;
 use perch_model::{ClientConfig, CLIENT_CONFIG_FILE};
 
 /// Fetches and checks the configuration; the error says what to fix.

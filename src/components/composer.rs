@@ -6,8 +6,8 @@
 //! went wrong.
 
 use super::counter::Counter;
-use crate::api::ApiError;
 use crate::account::session::use_session;
+use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
 use crate::store::use_store;
 use leptos::prelude::*;

@@ -24,8 +24,7 @@ pub fn Feed(
     /// What those items are called, one and many ("reply", "replies").
     #[prop(optional)]
     waiting_one: &'static str,
-    #[prop(optional)]
-    waiting_many: &'static str,
+    #[prop(optional)] waiting_many: &'static str,
     /// The list is newest first: what was found goes on top, and its button
     /// floats over the top of the list instead of moving it.
     #[prop(optional)]
@@ -60,12 +59,14 @@ pub fn Feed(
     let show_new = move || {
         let n = list.with(|l| l.waiting.len());
         let show = show_waiting?;
-        (n > 0).then(|| view! {
-            <div class="load-more">
-                <button type="button" class="show-new" on:click=move |_| show.run(())>
-                    {format!("Show {n} new {}", if n == 1 { waiting_one } else { waiting_many })}
-                </button>
-            </div>
+        (n > 0).then(|| {
+            view! {
+                <div class="load-more">
+                    <button type="button" class="show-new" on:click=move |_| show.run(())>
+                        {format!("Show {n} new {}", if n == 1 { waiting_one } else { waiting_many })}
+                    </button>
+                </div>
+            }
         })
     };
     view! {

@@ -3,9 +3,9 @@
 //! someone on its own row.
 
 use crate::account::session::use_session;
+use crate::routes::{here, AppPath};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use crate::routes::{here, AppPath};
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {

@@ -22,7 +22,8 @@ pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
     let context = DraftContext::Edit(uuid.clone());
     let writing = store.writing(context.clone());
     let text = Signal::<String>::from(writing.text.read_only());
-    let (locked, saving, error) = (writing.locked.clone(), Signal::<bool>::from(writing.busy.read_only()), writing.error);
+    let (locked, saving, error) =
+        (writing.locked.clone(), Signal::<bool>::from(writing.busy.read_only()), writing.error);
     let key_name = crate::browser::web_storage::Key::Draft {
         account: crate::account::session::use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default(),
         context: context.clone(),

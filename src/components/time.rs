@@ -27,4 +27,3 @@ pub fn Time(at: Option<perch_model::Timestamp>) -> impl IntoView {
         }
     })
 }
-

@@ -4,15 +4,15 @@
 //! behaviour (loading, checking for new posts, the reading position) lives
 //! in `timeline/`; this page shows its state and forwards clicks.
 
+use crate::account::session::use_session;
+use crate::browser::navigation::Title;
+use crate::browser::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::components::feed::Feed;
 use crate::components::post_card::PostSkeleton;
 use crate::components::states::ErrorBox;
-use crate::browser::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::account::session::use_session;
 use crate::store::use_store;
 use crate::timeline::{HomeTimeline, Phase};
 use leptos::prelude::*;
-use crate::browser::navigation::Title;
 use leptos_router::components::A;
 
 #[component]

@@ -65,7 +65,9 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
 
 /// The user a `/user/:id` address names, from the store or the server:
 /// the user once known, the error if reading failed, and a retry.
-pub(crate) fn use_user(id: Memo<String>) -> (Signal<Option<perch_model::User>>, RwSignal<Option<ApiError>>, Callback<()>) {
+pub(crate) fn use_user(
+    id: Memo<String>,
+) -> (Signal<Option<perch_model::User>>, RwSignal<Option<ApiError>>, Callback<()>) {
     let store = use_store();
     let error = RwSignal::new(None);
     let attempt = RwSignal::new(0u32);

@@ -1,7 +1,7 @@
 //! The page for an address that leads nowhere.
 
-use leptos::prelude::*;
 use crate::browser::navigation::Title;
+use leptos::prelude::*;
 use leptos_router::components::A;
 
 #[component]

@@ -1,12 +1,12 @@
 //! `/oauth/callback`: where the server's sign-in page sends the browser back.
 //! Finishes the sign-in, then leaves this address (and its code) behind.
 
-use crate::browser::navigation::PageHeading;
 use crate::account::session::use_session;
 use crate::api::use_api;
+use crate::browser::navigation::PageHeading;
+use crate::browser::navigation::Title;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
-use crate::browser::navigation::Title;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;

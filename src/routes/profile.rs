@@ -24,7 +24,10 @@ pub fn Profile() -> impl IntoView {
     Effect::new(move |_| {
         if let Some(u) = user.get() {
             if !id.get().starts_with('@') {
-                navigate(&AppPath::Profile(&u.username).href(), NavigateOptions { replace: true, ..Default::default() });
+                navigate(
+                    &AppPath::Profile(&u.username).href(),
+                    NavigateOptions { replace: true, ..Default::default() },
+                );
             }
         }
     });

@@ -3,12 +3,12 @@
 //! the token allows. `?next=` says where to return afterwards (checked by
 //! `oauth::return_path`: a path of this app, or home).
 
-use crate::browser::navigation::PageHeading;
 use crate::account::session::{use_session, Signed};
 use crate::api::use_api;
+use crate::browser::navigation::PageHeading;
+use crate::browser::navigation::Title;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
-use crate::browser::navigation::Title;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 /// Where to go once signed in.

@@ -103,7 +103,8 @@ fn UserCard(uuid: String) -> impl IntoView {
         }
         None => {
             let id = id.clone();
-            view! { <div class="user-card"><a href=AppPath::ProfileByUuid(&id).href()>{id.clone()}</a></div> }.into_any()
+            view! { <div class="user-card"><a href=AppPath::ProfileByUuid(&id).href()>{id.clone()}</a></div> }
+                .into_any()
         }
     }
 }

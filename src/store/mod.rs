@@ -19,8 +19,8 @@ mod writing;
 
 pub use writing::Writing;
 
-use crate::api::{Api, ApiError};
 use crate::account::session::Session;
+use crate::api::{Api, ApiError};
 use leptos::prelude::*;
 use perch_model::{Parent, Post, User, UserRef};
 use std::collections::{HashMap, HashSet};

@@ -18,9 +18,9 @@
 //! started them, and a failure is kept next to the toggle
 //! ([`Store::toggle_error`]) after the server's state is read back.
 
+use super::lock;
 use super::toggle::{Next, Toggle};
 use super::{Change, ListKey, Store, ToggleKey};
-use super::lock;
 use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
 use perch_model::{FollowAction, LikeAction};

@@ -12,10 +12,10 @@
 //! these methods return, in a task scoped to itself: if it has gone, the
 //! work still ends, and nothing of the page is touched.
 
-use super::Store;
-use crate::api::ApiError;
-use crate::account::drafts::{Draft, LocalStorage};
 use super::lock;
+use super::Store;
+use crate::account::drafts::{Draft, LocalStorage};
+use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
 use futures::channel::oneshot;
 use leptos::prelude::*;

@@ -11,9 +11,9 @@
 use super::merge::{Item, Merge};
 use super::reading::{self, Mark};
 use super::window::{Wanted, Window};
+use crate::account::session::Session;
 use crate::api::ApiError;
 use crate::store::lock;
-use crate::account::session::Session;
 use crate::store::{Change, Paged, Store};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
