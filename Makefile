@@ -8,14 +8,14 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline lighthouse
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline lighthouse
 
 run: setup app
 	cargo build --profile server -p perch-server
 	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo
 
 test: setup
-	$(MAKE) --no-print-directory test-native test-openapi test-wasm app test-size test-e2e
+	$(MAKE) --no-print-directory test-lint test-native test-openapi test-wasm app test-size test-e2e
 	@echo "make test: every suite passed"
 
 setup:
@@ -24,6 +24,15 @@ setup:
 # The release bundle in dist/, as it is deployed.
 app:
 	trunk build --release
+
+# Formatting and lints: rustfmt, and clippy with warnings as errors for the
+# native crates (every target) and for the app's wasm target (the app crate
+# only: never the whole workspace for wasm). A lint is allowed only in the
+# code, with a comment saying why.
+test-lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p perch --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 # Model and server tests; this also builds target/debug/perch-server, which
 # the end-to-end tests reuse.

@@ -20,6 +20,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# 1b. rustfmt and clippy, which `make test` runs (test-lint).
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    step "Adding the Rust component $component"
+    rustup component add "$component"
+  fi
+done
+
 # 2. Chromium and its driver for the browser tests, brotli for the size report.
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do

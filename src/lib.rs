@@ -9,6 +9,7 @@
 //! - `account/`: the signed-in person (session, OAuth, drafts);
 //! - `browser/`: the browser's services (Web Storage, DOM, navigation,
 //!   shortcuts, clock, boot frame, offline).
+//!
 //! `docs/app.md` has the map.
 
 pub mod account;

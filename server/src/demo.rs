@@ -137,7 +137,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     }
     sqlx::query("UPDATE users SET email_verified = 1 WHERE username IN ('mira', 'ines', 'tomas')").execute(db).await?;
 
-    let mut rng = Rng(0x5eed_0f_9e4c);
+    let mut rng = Rng(0x005e_ed0f_9e4c);
     let mut tx = db.begin().await?;
 
     // Follows: mira (the demo account) follows six of the others; the rest follow a few each.
@@ -148,7 +148,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     };
     let mut follows = Vec::new();
     for b in 1..7 {
-        follows.push(follow(0, b, start + b as i64 * 3600_000));
+        follows.push(follow(0, b, start + b as i64 * 3_600_000));
     }
     for a in 1..PEOPLE.len() {
         for b in 0..PEOPLE.len() {
@@ -184,7 +184,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
             let other = PEOPLE[rng.below(PEOPLE.len())].0;
             content = format!("{content} What do you think, @{other}?");
         }
-        let created = start + (i as i64 * 42 * day) / 120 + rng.below(3600_000) as i64;
+        let created = start + (i as i64 * 42 * day) / 120 + rng.below(3_600_000) as i64;
         rows.push(insert(author, None, content, false, created));
     }
     // The locked post and the 500-character post, recent enough to be seen.
@@ -195,7 +195,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
         true,
         now - 2 * day,
     ));
-    rows.push(insert(2, None, five_hundred_chars(), false, now - day - 3600_000));
+    rows.push(insert(2, None, five_hundred_chars(), false, now - day - 3_600_000));
     let mut locked_uuid = String::new();
     for (uuid, depth, parent_uuid, author, content, locked, created) in rows {
         let id = store_post(&mut tx, &uuid, author, parent_uuid.as_deref(), app_id, &content, locked, created).await?;
@@ -210,7 +210,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     let mut parent_index = root;
     for level in 0..6 {
         let author = [1, 0, 3, 0, 5, 0][level];
-        let created = posts[parent_index].created_ms + 1800_000;
+        let created = posts[parent_index].created_ms + 1_800_000;
         let content = format!("{} (level {} of the long thread)", REPLIES[level % REPLIES.len()], level + 1);
         let row = insert(author, Some(&posts[parent_index]), content, false, created);
         let id = store_post(&mut tx, &row.0, row.3, row.2.as_deref(), app_id, &row.4, false, created).await?;

@@ -90,7 +90,7 @@ pub fn Feed(
         })}
         // What a check found since the list was read to its end, shown
         // only when asked for: nothing moves under the reader.
-        {move || (!newest_first).then(|| show_new())}
+        {move || (!newest_first).then(&show_new)}
         <div class="load-more" class:hidden=move || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
                 {move || if list.with(|l| l.loading) { "Loading…" } else { "Load more" }}

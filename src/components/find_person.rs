@@ -52,7 +52,7 @@ pub fn FindPerson(
             move |name: &str| {
                 typed.set(String::new());
                 problem.set(None);
-                navigate(&crate::routes::AppPath::Profile(&name).href(), Default::default());
+                navigate(&crate::routes::AppPath::Profile(name).href(), Default::default());
             }
         };
         if store.user_by_key(&format!("@{name}")).is_some() {
