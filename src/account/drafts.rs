@@ -8,19 +8,19 @@
 use crate::browser::web_storage::{DraftContext, Key};
 
 /// Where drafts are kept: `localStorage` in the browser.
-pub trait DraftStore {
+pub trait KeyValue {
     fn get(&self, key: &Key) -> Option<String>;
     fn set(&self, key: &Key, value: &str);
     fn remove(&self, key: &Key);
 }
 
 /// The draft of one context.
-pub struct Draft<S: DraftStore> {
+pub struct Draft<S: KeyValue> {
     store: S,
     key: Key,
 }
 
-impl<S: DraftStore> Draft<S> {
+impl<S: KeyValue> Draft<S> {
     /// The draft `account` is writing in `context`.
     pub fn new(store: S, account: &str, context: DraftContext) -> Self {
         Draft { store, key: Key::Draft { account: account.to_owned(), context } }
@@ -81,7 +81,7 @@ pub fn left_after_send(in_the_box: &str, sent: &str) -> String {
 #[derive(Clone, Copy)]
 pub struct LocalStorage;
 
-impl DraftStore for LocalStorage {
+impl KeyValue for LocalStorage {
     fn get(&self, key: &Key) -> Option<String> {
         crate::browser::web_storage::get(key)
     }
@@ -105,7 +105,7 @@ mod tests {
     #[derive(Clone, Default)]
     struct Memory(Rc<RefCell<HashMap<String, String>>>);
 
-    impl DraftStore for Memory {
+    impl KeyValue for Memory {
         fn get(&self, key: &Key) -> Option<String> {
             self.0.borrow().get(&key.name()).cloned()
         }

@@ -241,11 +241,6 @@ impl Api {
         self.call(Method::POST, &format!("/post/{}/like", enc(uuid)), None).await
     }
 
-    /// The token's owner (`GET /user`).
-    pub async fn owner(&self) -> Result<User, ApiError> {
-        self.call(Method::GET, "/user", None).await
-    }
-
     /// A user by `@username` or uuid.
     pub async fn user(&self, key: &str) -> Result<User, ApiError> {
         self.call(Method::GET, &format!("/user/{}", enc(key)), None).await

@@ -3,14 +3,14 @@
 //! scheduler), slow and failed sources, checks for new posts while the page
 //! is shown, and the owner's own posts, deletions and follows as the store
 //! reports them. What is merged is `merge.rs`, what is on screen
-//! `window.rs`.
+//! `on_screen.rs`.
 //!
 //! Requests here are not tied to the page: going to a thread and back finds
 //! the timeline as it was, with nothing fetched twice.
 
 use super::merge::{Item, Merge};
+use super::on_screen::{OnScreen, Wanted};
 use super::reading::{self, Mark};
-use super::window::{Wanted, Window};
 use crate::account::session::Session;
 use crate::api::ApiError;
 use crate::store::lock;
@@ -56,7 +56,7 @@ pub struct HomeState {
     pub phase: Phase,
     /// Every source's posts, once the following list is known.
     pub merge: Option<Merge>,
-    pub window: Window,
+    pub on_screen: OnScreen,
     /// Page requests queued or in flight (not checks for new posts).
     pub loading: usize,
     /// When the last check for new posts began (ms since the epoch).
@@ -66,12 +66,13 @@ pub struct HomeState {
 impl HomeState {
     /// The shown list as the feed reads it.
     pub fn feed(&self) -> Paged {
-        self.merge.as_ref().map(|m| self.window.feed(m, self.loading)).unwrap_or_default()
+        let shown = self.merge.as_ref().map(|m| self.on_screen.shown_list(m, self.loading)).unwrap_or_default();
+        Paged { items: shown.uuids, pages_loaded: 1, done: shown.done, loading: shown.loading, ..Paged::default() }
     }
 
     /// Posts newer than what is shown.
     pub fn new_count(&self) -> usize {
-        self.merge.as_ref().map_or(0, |m| self.window.new_count(m))
+        self.merge.as_ref().map_or(0, |m| self.on_screen.new_count(m))
     }
 
     pub fn started(&self) -> bool {
@@ -80,10 +81,9 @@ impl HomeState {
 
     /// Everything is loaded and nothing at all is there to show.
     pub fn empty(&self) -> bool {
-        self.merge
-            .as_ref()
-            .is_some_and(|m| self.window.done(m) && self.window.shown(m).is_empty() && self.window.new_count(m) == 0)
-            && self.failures().is_empty()
+        self.merge.as_ref().is_some_and(|m| {
+            self.on_screen.done(m) && self.on_screen.shown(m).is_empty() && self.on_screen.new_count(m) == 0
+        }) && self.failures().is_empty()
     }
 
     /// The sources that failed, each with why, in a steady order.
@@ -180,7 +180,7 @@ impl HomeTimeline {
         self.state.set(HomeState {
             owner: me.clone(),
             phase: Phase::Following,
-            window: Window::new(reading::saved(&me)),
+            on_screen: OnScreen::new(reading::saved(&me)),
             last_check: js_sys::Date::now(),
             ..HomeState::default()
         });
@@ -353,22 +353,22 @@ impl HomeTimeline {
     /// After any answer: the first screen, sources catching up, and Load
     /// more or a restore that has not reached its goal yet.
     fn after_arrival(&self) {
-        self.ask_window(Window::arrived);
+        self.ask_window(OnScreen::arrived);
     }
 
     /// Load more: puts the next posts already known on screen, and loads
     /// the next pages of the sources whose posts are used up so that the
     /// step after is known too.
     pub fn load_more(&self) {
-        self.ask_window(Window::load_more);
+        self.ask_window(OnScreen::load_more);
     }
 
     /// Lets the window decide on the merge, and asks for the pages it wants.
-    fn ask_window(&self, decide: impl FnOnce(&mut Window, &Merge, usize) -> Wanted) {
+    fn ask_window(&self, decide: impl FnOnce(&mut OnScreen, &Merge, usize) -> Wanted) {
         let wanted = self
             .state
             .try_update(|s| match s.merge.as_ref() {
-                Some(m) => decide(&mut s.window, m, s.loading),
+                Some(m) => decide(&mut s.on_screen, m, s.loading),
                 None => Vec::new(),
             })
             .unwrap_or_default();
@@ -439,7 +439,7 @@ impl HomeTimeline {
     pub fn show_new(&self) {
         self.state.update(|s| {
             if let Some(m) = s.merge.as_ref() {
-                s.window.show_new(m);
+                s.on_screen.show_new(m);
             }
         });
     }
@@ -470,7 +470,7 @@ impl HomeTimeline {
             let owner = s.owner.clone();
             if let Some(m) = s.merge.as_mut() {
                 m.posted(&owner, item);
-                s.window.show_new(m);
+                s.on_screen.show_new(m);
             }
         });
     }
@@ -486,11 +486,11 @@ impl HomeTimeline {
 
     /// The reading position was restored (or given up on).
     pub fn restored(&self) {
-        self.state.update(|s| s.window.restored());
+        self.state.update(|s| s.on_screen.restored());
     }
 
     pub fn newest_shown(&self) -> Option<Mark> {
-        self.state.with_untracked(|s| s.merge.as_ref().and_then(|m| s.window.newest_shown(m)))
+        self.state.with_untracked(|s| s.merge.as_ref().and_then(|m| s.on_screen.newest_shown(m)))
     }
 
     /// The time of a shown post, for the reading position.

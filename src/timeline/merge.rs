@@ -156,8 +156,10 @@ impl Merge {
         self.settle();
     }
 
-    /// The sources whose last request failed, to name them with a Retry.
-    pub fn failed_sources(&self) -> Vec<String> {
+    /// The sources whose last request failed (the tests' view of what the
+    /// page names with a Retry through `failures`).
+    #[cfg(test)]
+    fn failed_sources(&self) -> Vec<String> {
         self.failures().into_iter().map(|(source, _)| source).collect()
     }
 

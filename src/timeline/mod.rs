@@ -2,19 +2,23 @@
 //! composed in the browser, newest first. One module, four parts:
 //!
 //! - `merge.rs`: the merge of many paged sources and its cut (pure);
-//! - `window.rs`: which merged posts are on screen, new posts, Load more
+//! - `on_screen.rs`: which merged posts are on screen, new posts, Load more
 //!   and the way back after a reload (pure);
 //! - `loader.rs`: [`HomeTimeline`], the requests and their scheduler, the
 //!   checks for new posts, and the store's changes it follows;
-//! - `reading.rs`: the reading position, saved and restored.
+//! - `reading.rs`: the reading position and where it is kept (pure data);
+//! - `position.rs`: saving it while the page scrolls, scrolling back to it.
+//!
+//! No cycle: `merge` ← `reading` ← `on_screen` ← `loader` ← `position`.
 //!
 //! The page, `routes/home.rs`, only shows it: [`attach`] is all it calls
 //! besides reading the state and forwarding clicks.
 
 mod loader;
 pub mod merge;
+pub mod on_screen;
+mod position;
 pub mod reading;
-pub mod window;
 
 pub use loader::{HomeState, HomeTimeline, Phase, CHECK_EVERY, IN_FLIGHT};
 
@@ -23,6 +27,6 @@ pub use loader::{HomeState, HomeTimeline, Phase, CHECK_EVERY, IN_FLIGHT};
 pub fn attach(timeline: &HomeTimeline) {
     timeline.ensure_started();
     timeline.keep_fresh_while_shown();
-    reading::keep_while_shown(timeline);
-    reading::restore_when_shown(timeline);
+    position::keep_while_shown(timeline);
+    position::restore_when_shown(timeline);
 }

@@ -1,18 +1,13 @@
 //! Where the person was reading the home timeline, kept per account across
 //! reloads: the newest post shown (what came later counts as new) and the
-//! post at the top of the screen with its offset. Saved shortly after each
-//! scroll; after a reload, once the window has loaded down to that post,
-//! the page scrolls back to it (or to where it was, if it is gone).
+//! post at the top of the screen with its offset. Plain data and its
+//! storage; `position.rs` saves it while the page scrolls and scrolls back
+//! to it after a reload.
 
-use super::loader::HomeTimeline;
 use super::merge::Item;
-use crate::browser::dom;
 use crate::browser::web_storage::{self, Key};
-use leptos::prelude::*;
 use perch_model::Timestamp;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Where the person was reading.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,75 +37,6 @@ pub fn saved(account: &str) -> Option<Reading> {
     web_storage::get_json(&Key::Reading { account: account.to_owned() })
 }
 
-fn save(account: &str, reading: &Reading) {
+pub(super) fn save(account: &str, reading: &Reading) {
     web_storage::set_json(&Key::Reading { account: account.to_owned() }, reading);
-}
-
-/// Saves which post is at the top of the screen (and the newest shown)
-/// shortly after each scroll, while the calling page is shown.
-pub fn keep_while_shown(timeline: &HomeTimeline) {
-    let pending = Arc::new(AtomicBool::new(false));
-    let timeline = timeline.clone();
-    let listener = window_event_listener(leptos::ev::scroll, move |_| {
-        if pending.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let (timeline, pending) = (timeline.clone(), pending.clone());
-        set_timeout(
-            move || {
-                pending.store(false, Ordering::SeqCst);
-                save_position(&timeline);
-            },
-            std::time::Duration::from_millis(250),
-        );
-    });
-    on_cleanup(move || listener.remove());
-}
-
-fn save_position(timeline: &HomeTimeline) {
-    let (owner, started, restoring) =
-        timeline.state.with_untracked(|s| (s.owner.clone(), s.started(), s.window.restore().is_some()));
-    if !started || restoring {
-        return;
-    }
-    let top = dom::feed_cards().into_iter().find(|el| el.get_bounding_client_rect().bottom() > 0.0);
-    let (at, offset) = match top {
-        Some(el) if window().scroll_y().unwrap_or(0.0) > 0.0 => {
-            let uuid = dom::uuid_of(&el).unwrap_or_default();
-            (timeline.mark_of(&uuid), el.get_bounding_client_rect().top())
-        }
-        _ => (None, 0.0),
-    };
-    save(&owner, &Reading { newest: timeline.newest_shown(), at, offset });
-}
-
-/// After a reload: once the post read last is on screen, scroll back to it
-/// (or to the first post older than it, if it is gone).
-pub fn restore_when_shown(timeline: &HomeTimeline) {
-    let timeline = timeline.clone();
-    Effect::new(move |_| {
-        let target = timeline.state.with(|s| {
-            if !s.started() || s.window.restoring() {
-                return None;
-            }
-            let reading = s.window.restore()?.clone();
-            let shown: Vec<Item> = s.merge.as_ref().map(|m| s.window.shown(m)).unwrap_or_default();
-            Some((reading, shown))
-        });
-        let Some((reading, shown)) = target else { return };
-        timeline.restored();
-        let Some(at) = reading.at else { return };
-        let uuid = if shown.iter().any(|i| i.uuid == at.uuid) {
-            Some(at.uuid.clone())
-        } else {
-            shown.into_iter().find(|i| i.at.0 < at.at).map(|i| i.uuid)
-        };
-        let Some(uuid) = uuid else { return };
-        request_animation_frame(move || {
-            if let Some(el) = dom::card_of(&uuid) {
-                let y = el.get_bounding_client_rect().top() - reading.offset;
-                window().scroll_by_with_x_and_y(0.0, y);
-            }
-        });
-    });
 }

@@ -7,8 +7,16 @@
 
 use super::merge::{Item, Merge};
 use super::reading::{Mark, Reading};
-use crate::store::Paged;
 use std::cmp::Ordering;
+
+/// What the window shows, for the feed: the posts on screen, whether the
+/// timeline is read to its end, and whether more is on its way.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShownList {
+    pub uuids: Vec<String>,
+    pub done: bool,
+    pub loading: bool,
+}
 
 /// Posts put on screen at first and by each Load more: the merge may know
 /// hundreds at once (every source's first page), the screen needs a few.
@@ -30,7 +38,7 @@ enum Goal {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Window {
+pub struct OnScreen {
     anchor: Option<Item>,
     goal: Option<Goal>,
     limit: usize,
@@ -40,10 +48,10 @@ pub struct Window {
     restore: Option<Reading>,
 }
 
-impl Window {
+impl OnScreen {
     /// The window of a new visit, which comes back to `restore` if given.
     pub fn new(restore: Option<Reading>) -> Self {
-        Window { limit: STEP, restore, ..Window::default() }
+        OnScreen { limit: STEP, restore, ..OnScreen::default() }
     }
 
     /// Everything that could be shown: known correct, not newer than the
@@ -76,19 +84,16 @@ impl Window {
         merge.done() && self.known(merge).len() <= self.limit
     }
 
-    /// The shown list as the feed reads it, from one merge. `requests_out`
-    /// counts the page requests queued or in flight.
-    pub fn feed(&self, merge: &Merge, requests_out: usize) -> Paged {
+    /// What is on screen, from one merge. `requests_out` counts the page
+    /// requests queued or in flight.
+    pub fn shown_list(&self, merge: &Merge, requests_out: usize) -> ShownList {
         let mut items = self.known(merge);
         let known = items.len();
         items.truncate(self.limit);
-        Paged {
-            items: items.into_iter().map(|i| i.uuid).collect(),
-            pages_loaded: 1,
+        ShownList {
+            uuids: items.into_iter().map(|i| i.uuid).collect(),
             done: merge.done() && known <= self.limit,
             loading: requests_out > 0 && (known < self.limit || matches!(self.goal, Some(Goal::Reach(..)))),
-            error: None,
-            waiting: Vec::new(),
         }
     }
 
@@ -210,21 +215,21 @@ mod tests {
     #[test]
     fn nothing_is_set_up_before_the_merge_starts() {
         let merge = Merge::new(["a".to_string()], 50);
-        let mut window = Window::new(None);
+        let mut window = OnScreen::new(None);
         assert!(window.arrived(&merge, 1).is_empty());
         assert!(window.load_more(&merge, 0).is_empty());
-        assert_eq!(window, Window::new(None));
+        assert_eq!(window, OnScreen::new(None));
     }
 
     #[test]
     fn a_step_at_a_time_and_load_more_asks_for_the_next_page_only_when_needed() {
         let mut merge = Merge::new(["a".to_string()], 50);
-        let mut window = Window::new(None);
+        let mut window = OnScreen::new(None);
         merge.page_arrived("a", 1, posts(100, 51));
         assert!(window.arrived(&merge, 0).is_empty());
         assert_eq!(window.shown(&merge).len(), STEP);
         assert_eq!(window.newest_shown(&merge), Some(mark(100)));
-        assert!(!window.feed(&merge, 0).done);
+        assert!(!window.shown_list(&merge, 0).done);
 
         // 40 shown, 50 known: the step after is not known, so page 2 is asked.
         assert_eq!(window.load_more(&merge, 0), [("a".to_string(), 2)]);
@@ -232,18 +237,18 @@ mod tests {
         // Pressing again while it loads shows the 10 known and asks nothing.
         assert!(window.load_more(&merge, 1).is_empty());
         assert_eq!(window.shown(&merge).len(), 50);
-        assert!(window.feed(&merge, 1).loading, "the feed says it is loading while short of its limit");
+        assert!(window.shown_list(&merge, 1).loading, "the feed says it is loading while short of its limit");
 
         merge.page_arrived("a", 2, posts(50, 41));
         assert!(window.arrived(&merge, 0).is_empty(), "the last page came: nothing more to ask");
         assert_eq!(window.shown(&merge).len(), 60);
-        assert!(window.done(&merge) && window.feed(&merge, 0).done);
+        assert!(window.done(&merge) && window.shown_list(&merge, 0).done);
     }
 
     #[test]
     fn after_a_reload_newer_posts_wait_behind_new_posts() {
         let mut merge = Merge::new(["a".to_string()], 50);
-        let mut window = Window::new(Some(Reading { newest: Some(mark(5)), at: None, offset: 0.0 }));
+        let mut window = OnScreen::new(Some(Reading { newest: Some(mark(5)), at: None, offset: 0.0 }));
         merge.page_arrived("a", 1, posts(9, 1));
         window.arrived(&merge, 0);
         assert_eq!(window.new_count(&merge), 4);
@@ -257,7 +262,7 @@ mod tests {
     #[test]
     fn a_post_made_meanwhile_counts_as_new_until_shown() {
         let mut merge = Merge::new(["a".to_string()], 50);
-        let mut window = Window::new(None);
+        let mut window = OnScreen::new(None);
         merge.page_arrived("a", 1, posts(9, 1));
         window.arrived(&merge, 0);
         merge.posted("a", item("a10", 10));
@@ -270,7 +275,7 @@ mod tests {
     #[test]
     fn a_restore_loads_down_to_the_post_read_last_and_shows_a_step_below_it() {
         let mut merge = Merge::new(["a".to_string()], 2);
-        let mut window = Window::new(Some(Reading { newest: Some(mark(30)), at: Some(mark(24)), offset: 12.0 }));
+        let mut window = OnScreen::new(Some(Reading { newest: Some(mark(30)), at: Some(mark(24)), offset: 12.0 }));
         merge.page_arrived("a", 1, posts(30, 29));
         assert_eq!(window.arrived(&merge, 0), [("a".to_string(), 2)]);
         assert!(window.restoring());
@@ -294,7 +299,7 @@ mod tests {
     #[test]
     fn a_restore_gives_up_after_its_rounds() {
         let mut merge = Merge::new(["a".to_string()], 1);
-        let mut window = Window::new(Some(Reading { newest: None, at: Some(mark(-1)), offset: 0.0 }));
+        let mut window = OnScreen::new(Some(Reading { newest: None, at: Some(mark(-1)), offset: 0.0 }));
         merge.page_arrived("a", 1, posts(1000, 1000));
         let mut page = 1;
         loop {

@@ -1,0 +1,81 @@
+//! The reading position on screen: saved shortly after each scroll while
+//! Home is shown; after a reload, once the list has loaded down to the post
+//! read last, the page scrolls back to it (or to the first post older than
+//! it, if it is gone). The position itself is `reading.rs`.
+
+use super::loader::HomeTimeline;
+use super::merge::Item;
+use super::reading::{save, Reading};
+use crate::browser::dom;
+use leptos::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Saves which post is at the top of the screen (and the newest shown)
+/// shortly after each scroll, while the calling page is shown.
+pub fn keep_while_shown(timeline: &HomeTimeline) {
+    let pending = Arc::new(AtomicBool::new(false));
+    let timeline = timeline.clone();
+    let listener = window_event_listener(leptos::ev::scroll, move |_| {
+        if pending.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let (timeline, pending) = (timeline.clone(), pending.clone());
+        set_timeout(
+            move || {
+                pending.store(false, Ordering::SeqCst);
+                save_position(&timeline);
+            },
+            std::time::Duration::from_millis(250),
+        );
+    });
+    on_cleanup(move || listener.remove());
+}
+
+fn save_position(timeline: &HomeTimeline) {
+    let (owner, started, restoring) =
+        timeline.state.with_untracked(|s| (s.owner.clone(), s.started(), s.on_screen.restore().is_some()));
+    if !started || restoring {
+        return;
+    }
+    let top = dom::feed_cards().into_iter().find(|el| el.get_bounding_client_rect().bottom() > 0.0);
+    let (at, offset) = match top {
+        Some(el) if window().scroll_y().unwrap_or(0.0) > 0.0 => {
+            let uuid = dom::uuid_of(&el).unwrap_or_default();
+            (timeline.mark_of(&uuid), el.get_bounding_client_rect().top())
+        }
+        _ => (None, 0.0),
+    };
+    save(&owner, &Reading { newest: timeline.newest_shown(), at, offset });
+}
+
+/// After a reload: once the post read last is on screen, scroll back to it
+/// (or to the first post older than it, if it is gone).
+pub fn restore_when_shown(timeline: &HomeTimeline) {
+    let timeline = timeline.clone();
+    Effect::new(move |_| {
+        let target = timeline.state.with(|s| {
+            if !s.started() || s.on_screen.restoring() {
+                return None;
+            }
+            let reading = s.on_screen.restore()?.clone();
+            let shown: Vec<Item> = s.merge.as_ref().map(|m| s.on_screen.shown(m)).unwrap_or_default();
+            Some((reading, shown))
+        });
+        let Some((reading, shown)) = target else { return };
+        timeline.restored();
+        let Some(at) = reading.at else { return };
+        let uuid = if shown.iter().any(|i| i.uuid == at.uuid) {
+            Some(at.uuid.clone())
+        } else {
+            shown.into_iter().find(|i| i.at.0 < at.at).map(|i| i.uuid)
+        };
+        let Some(uuid) = uuid else { return };
+        request_animation_frame(move || {
+            if let Some(el) = dom::card_of(&uuid) {
+                let y = el.get_bounding_client_rect().top() - reading.offset;
+                window().scroll_by_with_x_and_y(0.0, y);
+            }
+        });
+    });
+}
