@@ -17,6 +17,12 @@ export async function expectAccessible(page: Page) {
   expect(summary, `axe-core violations on ${page.url()}`).toEqual([]);
 }
 
+/** For a test that breaks the page on purpose (it blocks the wasm, say):
+ *  page errors matching `pattern` do not fail it. Any other still does. */
+export function allowPageErrors(pattern: RegExp) {
+  base.info().annotations.push({ type: 'allowed-page-error', description: pattern.source });
+}
+
 /** What a panic of the app's wasm writes to the console. */
 const PANIC = /panicked at|RuntimeError|unreachable executed|already been disposed/i;
 
@@ -38,7 +44,11 @@ export const test = base.extend<{ visit: (path: string) => Promise<void>; auditA
       page.on('pageerror', (error) => crashes.push(`${error.name}: ${error.message}`));
       await use();
       expect(blocked, 'Content-Security-Policy violations').toEqual([]);
-      expect(crashes, 'uncaught errors or wasm panics in the page').toEqual([]);
+      const allowed = testInfo.annotations
+        .filter((a) => a.type === 'allowed-page-error')
+        .map((a) => new RegExp(a.description!, 'i'));
+      const unexpected = crashes.filter((c) => !allowed.some((pattern) => pattern.test(c)));
+      expect(unexpected, 'uncaught errors or wasm panics in the page').toEqual([]);
       if (testInfo.status === testInfo.expectedStatus && page.url() !== 'about:blank') {
         await expectAccessible(page);
       }

@@ -7,9 +7,8 @@ use super::counter::Counter;
 use super::states::{refusable, RefusalNote};
 use crate::browser::dom::{self, DomId};
 use crate::browser::web_storage::DraftContext;
-use crate::store::use_store;
+use crate::store::{use_store, WhileShown};
 use leptos::prelude::*;
-use leptos::task::spawn_local_scoped_with_cancellation;
 use perch_model::{validate_content, Operation, Post, Subject};
 
 /// The form that replaces a post's content while it is edited. Its state is
@@ -54,6 +53,7 @@ pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
     let invalid = move || text.with(|t| validate_content(t).err());
     let field_id = DomId::EditText(&uuid).to_string();
     let counter_id = DomId::EditCount(&uuid).to_string();
+    let shown = WhileShown::here();
     let save = {
         let uuid = uuid.clone();
         move |ev: leptos::ev::SubmitEvent| {
@@ -61,14 +61,16 @@ pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
             if saving.get_untracked() || invalid().is_some() {
                 return;
             }
-            let closed = store.save_edit(&uuid);
-            let uuid = uuid.clone();
-            // Scoped: if the page has gone, the save still ends in the store.
-            spawn_local_scoped_with_cancellation(async move {
-                if closed.await {
-                    dom::focus_later(DomId::EditButton(&uuid));
-                }
-            });
+            let focus_to = uuid.clone();
+            // If the page has gone, the save still ends in the store.
+            store.save_edit(
+                &uuid,
+                shown.then(move |closed| {
+                    if closed {
+                        dom::focus_later(DomId::EditButton(&focus_to));
+                    }
+                }),
+            );
         }
     };
     view! {
@@ -107,14 +109,15 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
     });
     let (ask, delete_note) =
         refusable(move || reason(Operation::DeletePost), move |_: leptos::ev::MouseEvent| confirming.set(true));
+    let shown = WhileShown::here();
     let delete = move |_| {
         deleting.set(true);
         // Where focus goes once the card is gone, found while it is here.
         let next = dom::neighbour_of(&uuid);
-        let done = store.delete_post(&uuid);
-        // Scoped: if the page has gone, the deletion still ends in the store.
-        spawn_local_scoped_with_cancellation(async move {
-            match done.await {
+        // If the page has gone, the deletion still ends in the store.
+        store.delete_post(
+            &uuid,
+            shown.then(move |result| match result {
                 Ok(()) => request_animation_frame(move || {
                     let card = next.and_then(|n| dom::card_of(&n)).map(Into::into);
                     dom::focus(card.or_else(|| document().query_selector("h1").ok().flatten()))
@@ -123,8 +126,8 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
                     error.set(Some(e));
                     deleting.set(false);
                 }
-            }
-        });
+            }),
+        );
     };
     view! {
         <button type="button" class="link-button" id=edit_button_id

@@ -52,9 +52,10 @@ fn segment(s: &str) -> String {
         if c.is_ascii_alphanumeric() || "-._~@!$&'()*+,;=:".contains(c) || !c.is_ascii() && !c.is_control() {
             out.push(c);
         } else {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
             let mut buf = [0u8; 4];
             for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
+                out.extend(['%', HEX[usize::from(b >> 4)] as char, HEX[usize::from(b & 15)] as char]);
             }
         }
     }

@@ -17,7 +17,7 @@ mod relations;
 pub mod toggle;
 mod writing;
 
-pub use writing::Writing;
+pub use writing::{Then, WhileShown, Writing};
 
 use crate::account::session::Session;
 use crate::api::{Api, ApiError};
@@ -75,15 +75,16 @@ pub struct Paged {
     pub waiting: Vec<String>,
 }
 
+/// A toggle, and why its last request failed (shown by its buttons).
+type ToggleEntry = (ArcRwSignal<toggle::Toggle>, ArcRwSignal<Option<String>>);
+
 #[derive(Default)]
 struct Inner {
     posts: Mutex<HashMap<String, ArcRwSignal<Post>>>,
     users: Mutex<HashMap<String, ArcRwSignal<User>>>,
     usernames: Mutex<HashMap<String, String>>,
     lists: Mutex<HashMap<ListKey, ArcRwSignal<Paged>>>,
-    toggles: Mutex<HashMap<ToggleKey, ArcRwSignal<toggle::Toggle>>>,
-    /// Why the last request of a toggle failed, shown next to its button.
-    toggle_errors: Mutex<HashMap<ToggleKey, ArcRwSignal<Option<String>>>>,
+    toggles: Mutex<HashMap<ToggleKey, ToggleEntry>>,
     /// What the owner is writing, by draft (`writing.rs`).
     writings: Mutex<HashMap<String, Writing>>,
     listeners: Mutex<Vec<Listener>>,

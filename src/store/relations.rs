@@ -63,7 +63,18 @@ impl Store {
     }
 
     fn toggle(&self, key: ToggleKey, first: impl FnOnce() -> bool) -> ArcRwSignal<Toggle> {
-        lock(&self.inner.toggles).entry(key).or_insert_with(|| ArcRwSignal::new(Toggle::new(first()))).clone()
+        self.toggle_entry(key, first).0
+    }
+
+    fn toggle_entry(
+        &self,
+        key: ToggleKey,
+        first: impl FnOnce() -> bool,
+    ) -> (ArcRwSignal<Toggle>, ArcRwSignal<Option<String>>) {
+        lock(&self.inner.toggles)
+            .entry(key)
+            .or_insert_with(|| (ArcRwSignal::new(Toggle::new(first())), ArcRwSignal::new(None)))
+            .clone()
     }
 
     /// Why the last request of this like or follow failed, if it did.
@@ -72,7 +83,9 @@ impl Store {
     }
 
     fn toggle_error_mut(&self, key: &ToggleKey) -> ArcRwSignal<Option<String>> {
-        lock(&self.inner.toggle_errors).entry(key.clone()).or_insert_with(|| ArcRwSignal::new(None)).clone()
+        // The toggle itself is made first by `like`/`follow`; a false first
+        // state here is never shown.
+        self.toggle_entry(key.clone(), || false).1
     }
 
     /// Whether the owner likes `uuid`, as the Like button shows it.
@@ -135,7 +148,7 @@ impl Store {
     pub(super) fn owner_following_learned(&self, me: &str, followed: &[String]) {
         let toggles: Vec<(String, ArcRwSignal<Toggle>)> = lock(&self.inner.toggles)
             .iter()
-            .filter_map(|(key, t)| match key {
+            .filter_map(|(key, (t, _))| match key {
                 ToggleKey::Follow(uuid) => Some((uuid.clone(), t.clone())),
                 ToggleKey::Like(_) => None,
             })

@@ -8,19 +8,52 @@
 //! left after the send), so what was sent is never offered again.
 //!
 //! The requests run in tasks of their own that touch only the store. A
-//! page that wants to react to the end (to move focus) awaits the future
-//! these methods return, in a task scoped to itself: if it has gone, the
-//! work still ends, and nothing of the page is touched.
+//! page that wants to react to the end (to move focus) passes a callback
+//! made by [`WhileShown::then`]: if the page has gone, the work still ends, and
+//! nothing of the page is touched.
 
 use super::lock;
 use super::Store;
 use crate::account::drafts::{Draft, LocalStorage};
 use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
-use futures::channel::oneshot;
 use leptos::prelude::*;
 use perch_model::{validate_content, NewPost, PostUpdate};
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// What a page does when a write it started has ended.
+pub type Then<T> = Box<dyn FnOnce(T)>;
+
+/// Whether the component that made it is still shown. Made in the
+/// component's body (where its reactive owner is current, unlike in an
+/// event handler), it turns false when the component goes.
+#[derive(Clone)]
+pub struct WhileShown(Arc<AtomicBool>);
+
+impl WhileShown {
+    pub fn here() -> Self {
+        let shown = Arc::new(AtomicBool::new(true));
+        on_cleanup({
+            let shown = shown.clone();
+            move || shown.store(false, Ordering::Relaxed)
+        });
+        WhileShown(shown)
+    }
+
+    /// `then`, run only while the component is still shown: a write that
+    /// ends after its page has gone must not touch the page's disposed
+    /// state (in wasm, a panic that kills the app).
+    pub fn then<T: 'static>(&self, then: impl FnOnce(T) + 'static) -> Then<T> {
+        let shown = self.0.clone();
+        Box::new(move |value| {
+            if shown.load(Ordering::Relaxed) {
+                then(value)
+            }
+        })
+    }
+}
 
 /// One draft's state, shared by every view of it during the visit.
 #[derive(Clone)]
@@ -133,52 +166,57 @@ impl Store {
         self.writing(context).open.set(false);
     }
 
-    /// Saves the edit of post `uuid`. Answers, once the server has, whether
-    /// the edit closed: it stays open when the text changed meanwhile or
-    /// the save failed (with the reason, the text kept).
-    pub fn save_edit(&self, uuid: &str) -> impl Future<Output = bool> {
+    /// Saves the edit of post `uuid`. Tells `then`, once the server has
+    /// answered, whether the edit closed: it stays open when the text
+    /// changed meanwhile or the save failed (with the reason, the text kept).
+    pub fn save_edit(&self, uuid: &str, then: Then<bool>) {
         let context = DraftContext::Edit(uuid.to_owned());
         let writing = self.writing(context.clone());
         let content = writing.text.get_untracked();
-        let (done, answer) = oneshot::channel();
         if !writing.busy.get_untracked() && validate_content(&content).is_ok() {
             let update = PostUpdate { content: Some(content), locked: Some(writing.locked.get_untracked()) };
             writing.busy.set(true);
             writing.error.set(None);
             let (store, draft, uuid) = (self.clone(), self.draft(context), uuid.to_owned());
             self.run(async move {
-                let closed = match store.api.update_post(&uuid, &update).await {
+                match store.api.update_post(&uuid, &update).await {
                     Ok(post) => {
                         store.post_edited(post);
                         // Typed while saving: the box stays open with it.
                         let unchanged = update.content.as_deref() == Some(&writing.text.get_untracked());
+                        writing.busy.set(false);
+                        // Told while the form is still there: closing it
+                        // takes the form (and its page's guard) away.
+                        then(unchanged);
                         if unchanged {
                             draft.discard();
                             writing.open.set(false);
                         }
-                        unchanged
                     }
                     Err(e) => {
                         writing.error.set(Some(e));
-                        false
+                        writing.busy.set(false);
+                        then(false);
                     }
-                };
-                writing.busy.set(false);
-                let _ = done.send(closed);
+                }
             });
         }
-        async move { answer.await.unwrap_or(false) }
     }
 
-    /// Deletes the owner's post `uuid`; answers once the server has.
-    pub fn delete_post(&self, uuid: &str) -> impl Future<Output = Result<(), ApiError>> {
-        let (done, answer) = oneshot::channel();
+    /// Deletes the owner's post `uuid`; tells `then` once the server has.
+    pub fn delete_post(&self, uuid: &str, then: Then<Result<(), ApiError>>) {
         let (store, uuid) = (self.clone(), uuid.to_owned());
         self.run(async move {
-            let result = store.api.delete_post(&uuid).await.map(|_| store.post_deleted(&uuid));
-            let _ = done.send(result);
+            match store.api.delete_post(&uuid).await {
+                Ok(_) => {
+                    // Told while the card is still there: the deletion
+                    // takes it (and its guard) away.
+                    then(Ok(()));
+                    store.post_deleted(&uuid);
+                }
+                Err(e) => then(Err(e)),
+            }
         });
-        async move { answer.await.unwrap_or_else(|_| Err(ApiError::Network("cancelled".into()))) }
     }
 
     /// Runs a write to its end, whatever page asked for it: the task is
