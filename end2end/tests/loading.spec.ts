@@ -39,6 +39,7 @@ test('a profile opened again shows the bio that reading it again brought', async
   await signInWithToken(page, 'mira');
   await page.goto('/user/@sam');
   await expect(page.getByRole('heading', { level: 1, name: /Sam/ })).toBeVisible();
+  await expect(page.getByRole('feed', { name: 'Posts' }).locator('article').first()).toBeVisible();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   // The next read of the user answers a new bio, as after an edit elsewhere.
