@@ -2,7 +2,8 @@
 # Benchmark and size check. Prints every file of dist/ raw, gzip and brotli,
 # and what a browser downloads on a first load before the page is
 # interactive (wasm + JS + CSS, brotli), against two figures:
-#   - the budget, 150 KB: the target of docs/size.md, not reached yet;
+#   - the budget, 280 KB (150 KB until it proved out of reach on Leptos 0.8,
+#     docs/size.md): the target, not reached yet;
 #   - the limit, the first load as it was last measured (docs/size.md), which
 #     `make test` enforces (`--check`): the bundle may shrink, never grow
 #     unnoticed. A change that needs more must raise LIMIT_BYTES here and
@@ -11,8 +12,8 @@
 # the dist/ that `make app` built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUDGET_BYTES=150000
-LIMIT_BYTES=302500
+BUDGET_BYTES=280000
+LIMIT_BYTES=306000
 if [ "${1:-}" != --check ]; then
   log=$(mktemp)
   trunk build --release >"$log" 2>&1 || { cat "$log"; exit 1; }
