@@ -29,21 +29,7 @@ pub fn Composer(
     let writing = store.writing(context.clone());
     let text = Signal::<String>::from(writing.text.read_only());
     let (locked, sending, error) = (writing.locked.clone(), writing.busy.clone(), writing.error.clone());
-    // Another tab typing in the same draft: show it here too, so neither
-    // tab's text silently replaces the other's.
-    let key_name = crate::browser::web_storage::Key::Draft {
-        account: session.signed_untracked().map(|s| s.user.uuid).unwrap_or_default(),
-        context: context.clone(),
-    }
-    .name();
-    crate::browser::web_storage::on_change_elsewhere({
-        let (store, context) = (store.clone(), context.clone());
-        move |name, value| {
-            if name == key_name {
-                store.typed_elsewhere(context.clone(), value.unwrap_or_default());
-            }
-        }
-    });
+    store.follow_draft_elsewhere(context.clone(), false);
     let subject = Subject::of(parent.is_some());
     let is_reply = parent.is_some();
     let field_id = if is_reply { "reply-text" } else { "post-text" };

@@ -23,21 +23,7 @@ pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
     let text = Signal::<String>::from(writing.text.read_only());
     let (locked, saving, error) =
         (writing.locked.clone(), Signal::<bool>::from(writing.busy.read_only()), writing.error);
-    let key_name = crate::browser::web_storage::Key::Draft {
-        account: crate::account::session::use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default(),
-        context: context.clone(),
-    }
-    .name();
-    crate::browser::web_storage::on_change_elsewhere({
-        let (store, context) = (store.clone(), context.clone());
-        move |name, value| {
-            if name == key_name {
-                if let Some(value) = value {
-                    store.typed_elsewhere(context.clone(), value);
-                }
-            }
-        }
-    });
+    store.follow_draft_elsewhere(context.clone(), true);
     let typed = {
         let (store, context) = (store.clone(), context.clone());
         // Unchanged text is no draft.

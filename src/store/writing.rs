@@ -106,9 +106,23 @@ impl Store {
         self.writing(context).text.set(text);
     }
 
-    /// Another tab changed the draft of `context`.
-    pub fn typed_elsewhere(&self, context: DraftContext, text: String) {
-        self.writing(context).text.set(text);
+    /// While the calling component is shown, another tab typing in the
+    /// draft of `context` shows here too, so neither tab's text silently
+    /// replaces the other's. A removed draft empties the box unless
+    /// `keep_when_removed` (an edit keeps the post's text).
+    pub fn follow_draft_elsewhere(&self, context: DraftContext, keep_when_removed: bool) {
+        let key_name = self.draft(context.clone()).key_name();
+        let store = self.clone();
+        crate::browser::web_storage::on_change_elsewhere(move |name, value| {
+            if name != key_name {
+                return;
+            }
+            match value {
+                Some(text) => store.writing(context.clone()).text.set(text),
+                None if !keep_when_removed => store.writing(context.clone()).text.set(String::new()),
+                None => {}
+            }
+        });
     }
 
     /// Sends the text of a new post or reply. When the server confirms,
