@@ -177,7 +177,21 @@ impl Api {
         self.session.end();
     }
 
+    /// One operation's request, answered with the body it read: generic
+    /// only in what the body is read as, so the request, the refresh and
+    /// the retry are compiled once ([`Api::exchange`]).
     async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<String>) -> Result<T, ApiError> {
+        // Boxed as a trait object: one copy of its state machine, not one
+        // inlined into each body type's future.
+        let exchange: std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, ApiError>> + '_>> =
+            Box::pin(self.exchange(method, path, body));
+        parse(&exchange.await?)
+    }
+
+    /// Sends a request with the session's token, refreshing it once on a
+    /// 401, and answers the body of a success (learning missing scopes from
+    /// a 403).
+    async fn exchange(&self, method: Method, path: &str, body: Option<String>) -> Result<String, ApiError> {
         let url = format!("{}{path}", self.base);
         let abort = abort_on_cleanup();
         let mut retried = false;
@@ -280,10 +294,14 @@ impl Api {
             .send()
             .await
             .map_err(|e| ApiError::Network(e.to_string()))?;
-        read(res, &self.session).await
+        parse(&read(res, &self.session).await?)
     }
 
     async fn post_root<T: DeserializeOwned>(&self, path: &str, body: String) -> Result<T, ApiError> {
+        parse(&self.post_root_text(path, body).await?)
+    }
+
+    async fn post_root_text(&self, path: &str, body: String) -> Result<String, ApiError> {
         let req = RequestBuilder::new(&format!("{}{path}", self.root))
             .method(Method::POST)
             .header("Content-Type", "application/json")
@@ -291,18 +309,22 @@ impl Api {
             .map_err(|e| ApiError::Network(e.to_string()))?;
         let res = req.send().await.map_err(|e| ApiError::Network(e.to_string()))?;
         if res.ok() {
-            res.json().await.map_err(|e| ApiError::Invalid(e.to_string()))
+            res.text().await.map_err(|e| ApiError::Network(e.to_string()))
         } else {
             Err(error_from(res).await)
         }
     }
 }
 
+/// A body read as `T`.
+fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    serde_json::from_str(text).map_err(|e| ApiError::Invalid(e.to_string()))
+}
+
 /// Reads a response: the body on 200, else the error (learning missing scopes).
-async fn read<T: DeserializeOwned>(res: Response, session: &Session) -> Result<T, ApiError> {
+async fn read(res: Response, session: &Session) -> Result<String, ApiError> {
     if res.ok() {
-        let text = res.text().await.map_err(|e| ApiError::Network(e.to_string()))?;
-        return serde_json::from_str(&text).map_err(|e| ApiError::Invalid(e.to_string()));
+        return res.text().await.map_err(|e| ApiError::Network(e.to_string()));
     }
     let error = error_from(res).await;
     if let ApiError::Forbidden { missing, .. } = &error {
