@@ -3,7 +3,7 @@
 //! - `routes/`: the pages, one file each, and the router;
 //! - `components/`: pieces several pages show;
 //! - `store/`: the one store of posts, users and lists; the one home of
-//!   loading from the server and of the owner's writes;
+//!   loading from the server and of the account's writes;
 //! - `timeline/`: the home timeline's merge of sources;
 //! - `api/`: the server's client (`Api`) and `config.json`;
 //! - `account/`: the signed-in person (session, OAuth, drafts);

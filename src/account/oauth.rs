@@ -105,7 +105,7 @@ pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String,
     let code = params.get("code").ok_or("The server sent no sign-in code.")?;
     let tokens =
         api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
-    let user = api.owner_with_token(&tokens.token).await.map_err(|e| e.explain())?;
+    let user = api.user_of_token(&tokens.token).await.map_err(|e| e.explain())?;
     session.sign_in(Signed::from_tokens(tokens, user));
     Ok(return_path(Some(&pending.return_to)))
 }

@@ -1,4 +1,4 @@
-//! Who is signed in: the token set, its scopes and the owner's user object,
+//! Who is signed in: the token set, its scopes and the account's user object,
 //! kept in `localStorage` so a reload stays signed in. One `Session` is
 //! provided at the top of the app; every page reads it from context.
 //! The token is never put in a URL or logged.

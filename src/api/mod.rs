@@ -288,7 +288,7 @@ impl Api {
     }
 
     /// Checks a pasted token by asking who owns it.
-    pub async fn owner_with_token(&self, token: &str) -> Result<User, ApiError> {
+    pub async fn user_of_token(&self, token: &str) -> Result<User, ApiError> {
         let res = RequestBuilder::new(&format!("{}/user", self.base))
             .header("Authorization", &format!("Bearer {token}"))
             .send()

@@ -19,9 +19,9 @@ pub enum DomId<'a> {
     ReplyCount,
     /// A card's author link, which names the card.
     CardHeading(&'a str),
-    /// The Edit button of the owner's post.
+    /// The Edit button of the account's post.
     EditButton(&'a str),
-    /// The edit box of the owner's post, and its counter.
+    /// The edit box of the account's post, and its counter.
     EditText(&'a str),
     EditCount(&'a str),
 }

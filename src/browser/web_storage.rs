@@ -6,7 +6,7 @@
 /// What is kept, and under which name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Key {
-    /// The signed-in session: tokens, scopes, the owner (`session.rs`).
+    /// The signed-in session: tokens, scopes, the account (`session.rs`).
     Session,
     /// The OAuth flow waiting for its callback, in `sessionStorage` (`oauth.rs`).
     OAuthPending,

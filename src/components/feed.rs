@@ -20,11 +20,11 @@ pub fn Feed(
     /// Shows the items a check found (`store::check_end`), for lists that
     /// are checked again.
     #[prop(optional)]
-    show_waiting: Option<Callback<()>>,
+    show_fresh: Option<Callback<()>>,
     /// What those items are called, one and many ("reply", "replies").
     #[prop(optional)]
-    waiting_one: &'static str,
-    #[prop(optional)] waiting_many: &'static str,
+    fresh_one: &'static str,
+    #[prop(optional)] fresh_many: &'static str,
     /// The list is newest first: what was found goes on top, and its button
     /// floats over the top of the list instead of moving it.
     #[prop(optional)]
@@ -57,13 +57,13 @@ pub fn Feed(
         }
     });
     let show_new = move || {
-        let n = list.with(|l| l.waiting.len());
-        let show = show_waiting?;
+        let n = list.with(|l| l.fresh.len());
+        let show = show_fresh?;
         (n > 0).then(|| {
             view! {
                 <div class="load-more">
                     <button type="button" class="show-new" on:click=move |_| show.run(())>
-                        {format!("Show {n} new {}", if n == 1 { waiting_one } else { waiting_many })}
+                        {format!("Show {n} new {}", if n == 1 { fresh_one } else { fresh_many })}
                     </button>
                 </div>
             }
@@ -80,7 +80,7 @@ pub fn Feed(
                 <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
             </For>
         </div>
-        {move || list.with(|l| (l.done && l.items.is_empty() && l.waiting.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
+        {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
         // The first page loads behind placeholders; Load more shows only
         // under a page, so nothing on screen is pushed down when posts arrive.

@@ -1,4 +1,4 @@
-//! The Like and Follow buttons: they show the owner's like or follow and
+//! The Like and Follow buttons: they show the account's like or follow and
 //! pass clicks to the store, which drives the requests (optimistic, folded,
 //! rolled back, the server's state read back after a failure:
 //! `store/relations.rs`, with the state machine in `store/toggle.rs`). An

@@ -18,13 +18,13 @@ use leptos_router::components::A;
 #[component]
 pub fn HomePage() -> impl IntoView {
     let session = use_session();
-    // The tab's title counts the new posts waiting, as "(3) Home · Perch".
-    let waiting = {
+    // The tab's title counts the new posts not shown yet, as "(3) Home · Perch".
+    let new_posts = {
         let state = expect_context::<HomeTimeline>().state;
         Memo::new(move |_| state.with(|s| s.new_count()))
     };
     view! {
-        <Title text=move || match waiting.get() {
+        <Title text=move || match new_posts.get() {
             0 => "Home · Perch".to_owned(),
             n => format!("({n}) Home · Perch"),
         }/>

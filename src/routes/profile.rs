@@ -49,7 +49,7 @@ pub fn Profile() -> impl IntoView {
                     <section aria-labelledby="posts-heading">
                         <h2 id="posts-heading">"Posts"</h2>
                         <Feed list load_more label="Posts" empty="No posts yet."
-                            show_waiting=show_new waiting_one="post" waiting_many="posts" newest_first=true/>
+                            show_fresh=show_new fresh_one="post" fresh_many="posts" newest_first=true/>
                     </section>
                 }.into_any(),
                 (None, Some(e)) if e.is_not_found() => view! {

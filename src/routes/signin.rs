@@ -90,7 +90,7 @@ fn WithToken() -> impl IntoView {
         error.set(None);
         let (api, navigate, next) = (api.clone(), navigate.clone(), next_path());
         spawn_local_scoped(async move {
-            match api.owner_with_token(&value).await {
+            match api.user_of_token(&value).await {
                 Ok(user) => {
                     session.sign_in(Signed::from_pasted_token(value, user));
                     navigate(&next, Default::default());

@@ -181,7 +181,7 @@ pub fn Thread() -> impl IntoView {
                         <section class="replies" aria-labelledby="replies-heading">
                             <h2 id="replies-heading">"Replies"</h2>
                             <Feed list load_more label="Replies" empty="No replies yet."
-                                show_waiting=show_new waiting_one="reply" waiting_many="replies"/>
+                                show_fresh=show_new fresh_one="reply" fresh_many="replies"/>
                         </section>
                     })}
                     </div>

@@ -90,7 +90,7 @@ impl Store {
     /// Reads a list shown from memory again, with what it is about: a
     /// thread's post (an edit or a deletion made elsewhere) and the end of
     /// its replies; a user (counts, bio) and the start of their posts.
-    /// What appeared since waits in `waiting` ("Show N new"). Failures say
+    /// What appeared since waits in `fresh` ("Show N new"). Failures say
     /// nothing: what is shown is still true as far as it goes. Lists
     /// answered whole are read once a visit.
     pub async fn read_again(&self, key: ListKey) {
@@ -116,11 +116,11 @@ impl Store {
     pub fn show_new(&self, key: &ListKey) {
         let on_top = key.newest_first();
         self.list_mut(key).update(|l| {
-            let waiting = std::mem::take(&mut l.waiting);
+            let fresh = std::mem::take(&mut l.fresh);
             if on_top {
-                l.items.splice(0..0, waiting);
+                l.items.splice(0..0, fresh);
             } else {
-                l.items.extend(waiting);
+                l.items.extend(fresh);
             }
         });
     }
@@ -181,15 +181,15 @@ impl Store {
             ListKey::Followers(uuid) => Ok(self.put_user_refs(self.api.followers(uuid).await?.followers)),
             ListKey::Following(uuid) => {
                 let followed = self.put_user_refs(self.api.following(uuid).await?.following);
-                if self.owner().as_deref() == Some(uuid.as_str()) {
-                    self.owner_following_read(&followed);
+                if self.me().as_deref() == Some(uuid.as_str()) {
+                    self.my_following_read(&followed);
                 }
                 Ok(followed)
             }
         }
     }
 
-    /// Reads whom `uuid` follows, whole, and keeps it. For the owner, the
+    /// Reads whom `uuid` follows, whole, and keeps it. For the account, the
     /// one way the following list is read (the home timeline, Follow
     /// buttons and the Following page alike): every follow state learns
     /// from it, and a change made elsewhere is told as `Change::Followed`.
@@ -219,15 +219,15 @@ impl Store {
         result
     }
 
-    /// The owner's following list as the server just gave it: follow
+    /// The account's following list as the server just gave it: follow
     /// states learn from it, and follows made or ended elsewhere since the
     /// list was last read are told to listeners.
-    fn owner_following_read(&self, now: &[String]) {
-        let Some(me) = self.owner() else { return };
+    fn my_following_read(&self, now: &[String]) {
+        let Some(me) = self.me() else { return };
         let before = self
             .list_mut(&ListKey::Following(me.clone()))
             .with_untracked(|l| (l.pages_loaded > 0).then(|| l.items.clone()));
-        self.owner_following_learned(&me, now);
+        self.my_following_learned(&me, now);
         let Some(before) = before else { return };
         for gone in before.iter().filter(|u| !now.contains(u)) {
             self.tell(Change::Followed { uuid: gone, following: false });
@@ -238,7 +238,7 @@ impl Store {
     }
 
     /// Looks again at the last page of a list read to its end (oldest
-    /// first, as replies are): what was added since waits in `waiting`, and
+    /// first, as replies are): what was added since waits in `fresh`, and
     /// a page that has filled up lets Load more go on.
     async fn check_end(&self, key: &ListKey) {
         let list = self.list_mut(key);
@@ -255,15 +255,15 @@ impl Store {
                 l.done = false;
             }
             for uuid in uuids {
-                if !l.items.contains(&uuid) && !l.waiting.contains(&uuid) {
-                    l.waiting.push(uuid);
+                if !l.items.contains(&uuid) && !l.fresh.contains(&uuid) {
+                    l.fresh.push(uuid);
                 }
             }
         });
     }
 
     /// Looks again at the first page of a list kept newest first (a user's
-    /// posts): posts added since wait in `waiting`, to go on top.
+    /// posts): posts added since wait in `fresh`, to go on top.
     async fn check_start(&self, key: &ListKey) {
         let list = self.list_mut(key);
         if list.with_untracked(|l| l.loading || l.pages_loaded == 0) {
@@ -272,8 +272,8 @@ impl Store {
         let Ok(uuids) = self.fetch_page(key, 1).await else { return };
         list.update(|l| {
             let new: Vec<String> =
-                uuids.into_iter().take_while(|u| !l.items.contains(u)).filter(|u| !l.waiting.contains(u)).collect();
-            l.waiting.splice(0..0, new);
+                uuids.into_iter().take_while(|u| !l.items.contains(u)).filter(|u| !l.fresh.contains(u)).collect();
+            l.fresh.splice(0..0, new);
         });
     }
 }

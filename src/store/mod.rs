@@ -4,13 +4,18 @@
 //! uuids by [`ListKey`], and (in `relations.rs`) what the signed-in account
 //! likes and follows. It lives for the whole visit, so going back to a page
 //! shows it at once. Everything it gives out is read-only: pages read from
-//! the server through `loading.rs`, the owner writes through `writing.rs`
+//! the server through `loading.rs`, the account writes through `writing.rs`
 //! and `relations.rs`, and only the store's methods change what it holds.
 //!
 //! A component that changed something on the server tells the store once
 //! (`post_sent`, `post_edited`, `post_deleted`, `like_answered`,
 //! `follow_answered`); the store updates posts, users, counts and lists,
 //! and tells whoever listens ([`Store::on_change`], the home timeline).
+//!
+//! Words: "the account" is the signed-in account, the interface's "token
+//! owner" (in code, its uuid is `me`: whose likes, follows, drafts and
+//! timeline). "Owner" alone is left to Leptos' reactive owner. A list's
+//! `fresh` items are those reading again found, waiting behind "Show N new".
 
 mod loading;
 mod relations;
@@ -50,11 +55,11 @@ pub enum ToggleKey {
 /// A change the store applied, as listeners hear it.
 #[derive(Debug)]
 pub enum Change<'a> {
-    /// The owner published this post or reply.
+    /// The account published this post or reply.
     Sent(&'a Post),
-    /// The owner deleted this post.
+    /// The account deleted this post.
     Deleted(&'a str),
-    /// The owner now follows (`true`) or no longer follows this user.
+    /// The account now follows (`true`) or no longer follows this user.
     Followed { uuid: &'a str, following: bool },
 }
 
@@ -71,8 +76,8 @@ pub struct Paged {
     pub loading: bool,
     pub error: Option<ApiError>,
     /// Found by `check_end` after the list was read to its end: shown
-    /// behind "Show N new …" (`show_waiting`), never pushed under the reader.
-    pub waiting: Vec<String>,
+    /// behind "Show N new …" (`show_fresh`), never pushed under the reader.
+    pub fresh: Vec<String>,
 }
 
 /// A toggle, and why its last request failed (shown by its buttons).
@@ -85,7 +90,7 @@ struct Inner {
     usernames: Mutex<HashMap<String, String>>,
     lists: Mutex<HashMap<ListKey, ArcRwSignal<Paged>>>,
     toggles: Mutex<HashMap<ToggleKey, ToggleEntry>>,
-    /// What the owner is writing, by draft (`writing.rs`).
+    /// What the account is writing, by draft (`writing.rs`).
     writings: Mutex<HashMap<String, Writing>>,
     listeners: Mutex<Vec<Listener>>,
     /// Users asked for by uuid alone (`resolve_users`), so each is asked once.
@@ -120,7 +125,7 @@ impl Store {
     }
 
     /// The signed-in account's uuid.
-    pub(crate) fn owner(&self) -> Option<String> {
+    pub(crate) fn me(&self) -> Option<String> {
         self.session.signed_untracked().map(|s| s.user.uuid)
     }
 
@@ -136,7 +141,7 @@ impl Store {
         }
     }
 
-    /// The owner published `post` (a post or a reply): it joins the top of
+    /// The account published `post` (a post or a reply): it joins the top of
     /// their posts, or the end of its parent's replies, whose count grows.
     pub fn post_sent(&self, post: Post) {
         self.tell(Change::Sent(&post));
@@ -154,12 +159,12 @@ impl Store {
         }
     }
 
-    /// The owner changed a post; the server's answer is the new state.
+    /// The account changed a post; the server's answer is the new state.
     pub fn post_edited(&self, post: Post) {
         self.put_post(post);
     }
 
-    /// The owner deleted a post: it leaves every list and the timeline, its
+    /// The account deleted a post: it leaves every list and the timeline, its
     /// parent counts one reply less, and it shows as deleted wherever it was.
     pub fn post_deleted(&self, uuid: &str) {
         let parent = self.post_untracked(uuid).and_then(|p| p.parent.uuid().map(str::to_owned));
@@ -321,7 +326,7 @@ impl Store {
     }
 
     /// The list kept under `key` (read-only: it changes through
-    /// `loading.rs` and the owner's changes), made empty the first time.
+    /// `loading.rs` and the account's changes), made empty the first time.
     pub fn list(&self, key: &ListKey) -> ArcReadSignal<Paged> {
         self.list_mut(key).read_only()
     }

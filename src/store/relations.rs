@@ -1,15 +1,15 @@
-//! What the signed-in account likes and follows: one owner for the answer
-//! to "does the owner like this post, follow this user", and the one driver
+//! What the signed-in account likes and follows: one home for the answer
+//! to "do I like this post, follow this user", and the one driver
 //! of like and follow requests. Each like or follow has one [`Toggle`] in
 //! the store, shared by every button and count that shows it. Its first
 //! state comes from what the server said (a post's `liked`, a user's
 //! `followed`), else what toggles taught the app earlier (kept per account
 //! in `localStorage`, across reloads, because the interface has no "liked
-//! by me"), else the owner's following list, which is read one way only:
+//! by me"), else the account's following list, which is read one way only:
 //! [`Store::read_following`].
 //!
 //! Follow state has one source of truth, the `Toggle`: a user's `followed`
-//! and follower count, the owner's `ListKey::Following` and what is kept
+//! and follower count, the account's `ListKey::Following` and what is kept
 //! across reloads are updated from it (`follow_changed`), and the home
 //! timeline hears `Change::Followed`.
 //!
@@ -88,25 +88,25 @@ impl Store {
         self.toggle_entry(key.clone(), || false).1
     }
 
-    /// Whether the owner likes `uuid`, as the Like button shows it.
+    /// Whether the account likes `uuid`, as the Like button shows it.
     pub fn like(&self, uuid: &str) -> ArcReadSignal<Toggle> {
         self.like_toggle(uuid).read_only()
     }
 
-    /// Whether the owner follows `uuid`, as Follow buttons and follower
+    /// Whether the account follows `uuid`, as Follow buttons and follower
     /// counts show it. Without the server's `followed` or an earlier
-    /// answer, the first state comes from the owner's following list, read
+    /// answer, the first state comes from the account's following list, read
     /// once for every button on the page.
     pub fn follow(&self, uuid: &str) -> ArcReadSignal<Toggle> {
         let toggle = self.follow_toggle(uuid).read_only();
-        self.learn_follow_from_owner_list(uuid);
+        self.learn_follow_from_my_following(uuid);
         toggle
     }
 
     fn like_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
         let said = self.liked_said(uuid);
         let toggle = self.toggle(ToggleKey::Like(uuid.to_owned()), || {
-            said.or_else(|| self.owner().and_then(|me| recall(&me).likes.get(uuid).copied())).unwrap_or(false)
+            said.or_else(|| self.me().and_then(|me| recall(&me).likes.get(uuid).copied())).unwrap_or(false)
         });
         if let Some(liked) = said {
             toggle.update(|t| t.learn(liked));
@@ -118,7 +118,7 @@ impl Store {
         let said = self.followed_said(uuid);
         let toggle = self.toggle(ToggleKey::Follow(uuid.to_owned()), || {
             said.or_else(|| {
-                let me = self.owner()?;
+                let me = self.me()?;
                 recall(&me).follows.get(uuid).copied().or_else(|| {
                     self.list_mut(&ListKey::Following(me))
                         .with_untracked(|l| (l.pages_loaded > 0).then(|| l.items.iter().any(|u| u == uuid)))
@@ -134,18 +134,18 @@ impl Store {
 
     /// Whether a follow state is known from anything but the following
     /// list, or that list is loaded or loading: otherwise a Follow button
-    /// needs [`load_following`] of the owner.
-    fn needs_owner_following(&self, uuid: &str) -> bool {
-        let Some(me) = self.owner() else { return false };
+    /// needs [`load_following`] of the account.
+    fn needs_my_following(&self, uuid: &str) -> bool {
+        let Some(me) = self.me() else { return false };
         // Cheapest first: once the list is loaded or loading, no button asks.
         self.list_mut(&ListKey::Following(me.clone())).with_untracked(|l| !l.loading && l.pages_loaded == 0)
             && self.followed_said(uuid).is_none()
             && !recall(&me).follows.contains_key(uuid)
     }
 
-    /// The owner's following list arrived: every follow state learns from
+    /// The account's following list arrived: every follow state learns from
     /// it (unless a request is out).
-    pub(super) fn owner_following_learned(&self, me: &str, followed: &[String]) {
+    pub(super) fn my_following_learned(&self, me: &str, followed: &[String]) {
         let toggles: Vec<(String, ArcRwSignal<Toggle>)> = lock(&self.inner.toggles)
             .iter()
             .filter_map(|(key, (t, _))| match key {
@@ -176,16 +176,16 @@ impl Store {
                 });
             }
         }
-        if let Some(me) = self.owner() {
+        if let Some(me) = self.me() {
             remember(&me, [(ToggleKey::Like(uuid.to_owned()), now)]);
         }
     }
 
-    /// The owner's follow of `uuid` changed on the server: the owner's
+    /// The account's follow of `uuid` changed on the server: the account's
     /// following list, what is kept across reloads and the home timeline
     /// follow.
     fn follow_changed(&self, uuid: &str, now: bool) {
-        if let Some(me) = self.owner() {
+        if let Some(me) = self.me() {
             self.list_mut(&ListKey::Following(me.clone())).update(|l| {
                 if l.pages_loaded > 0 {
                     l.items.retain(|u| u != uuid);
@@ -199,12 +199,12 @@ impl Store {
         self.tell(Change::Followed { uuid, following: now });
     }
 
-    /// The server answered a follow toggle: the owner now follows `uuid`
-    /// (`now`) or not. The user's follower count, the owner's following
+    /// The server answered a follow toggle: the account now follows `uuid`
+    /// (`now`) or not. The user's follower count, the account's following
     /// list and the home timeline follow.
     fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
         if now == was {
-            if let Some(me) = self.owner() {
+            if let Some(me) = self.me() {
                 remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
             }
             return;
@@ -290,13 +290,13 @@ impl Store {
         }
     }
 
-    /// For a Follow button whose state only the owner's following list can
+    /// For a Follow button whose state only the account's following list can
     /// tell: reads that list, once for every button on the page. The list
     /// is marked loading before the request starts, so the next button
     /// made in the same render does not ask again.
-    fn learn_follow_from_owner_list(&self, uuid: &str) {
-        let Some(me) = self.owner() else { return };
-        if !self.needs_owner_following(uuid) {
+    fn learn_follow_from_my_following(&self, uuid: &str) {
+        let Some(me) = self.me() else { return };
+        if !self.needs_my_following(uuid) {
             return;
         }
         self.list_mut(&ListKey::Following(me.clone())).update(|l| l.loading = true);
@@ -317,7 +317,7 @@ impl Store {
             self.put_post(post);
             if let Some(liked) = liked {
                 self.like_toggle(uuid).update(|t| t.learn(liked));
-                if let Some(me) = self.owner() {
+                if let Some(me) = self.me() {
                     remember(&me, [(ToggleKey::Like(uuid.to_owned()), liked)]);
                 }
             }
@@ -326,7 +326,7 @@ impl Store {
 
     /// A follow request failed: reads the user back (its `followed` and
     /// follower count), or, from a server that does not say `followed`, the
-    /// owner's following list, which every follow state learns from.
+    /// account's following list, which every follow state learns from.
     async fn read_follow_back(&self, uuid: &str) {
         let followed = match self.api.user(uuid).await {
             Ok(user) => {
@@ -346,7 +346,7 @@ impl Store {
                 }
             }
             None => {
-                if let Some(me) = self.owner() {
+                if let Some(me) = self.me() {
                     let _ = self.read_following(&me).await;
                 }
             }

@@ -1,4 +1,4 @@
-//! What the owner writes: a new post, a reply, an edit, a deletion. One
+//! What the account writes: a new post, a reply, an edit, a deletion. One
 //! [`Writing`] per draft (`drafts.rs`) holds its text, its Locked switch,
 //! whether a send is under way and why the last one failed. The store
 //! keeps it for the visit, not the component that shows it, because a send
@@ -71,10 +71,10 @@ pub struct Writing {
 
 impl Store {
     fn draft(&self, context: DraftContext) -> Draft<LocalStorage> {
-        Draft::new(LocalStorage, &self.owner().unwrap_or_default(), context)
+        Draft::new(LocalStorage, &self.me().unwrap_or_default(), context)
     }
 
-    /// The state of the owner's draft in `context`, restored from what was
+    /// The state of the account's draft in `context`, restored from what was
     /// kept (an edit left open, a reload ago, opens again).
     pub fn writing(&self, context: DraftContext) -> Writing {
         let draft = self.draft(context.clone());
@@ -158,7 +158,7 @@ impl Store {
         });
     }
 
-    /// Opens the edit of the owner's post `uuid`, with the kept draft if
+    /// Opens the edit of the account's post `uuid`, with the kept draft if
     /// there is one, else the post as it is.
     pub fn open_edit(&self, uuid: &str) {
         let context = DraftContext::Edit(uuid.to_owned());
@@ -217,7 +217,7 @@ impl Store {
         }
     }
 
-    /// Deletes the owner's post `uuid`; tells `then` once the server has.
+    /// Deletes the account's post `uuid`; tells `then` once the server has.
     pub fn delete_post(&self, uuid: &str, then: Then<Result<(), ApiError>>) {
         let (store, uuid) = (self.clone(), uuid.to_owned());
         self.run(async move {

@@ -1,7 +1,7 @@
-//! The home timeline for the whole visit: whom the owner follows, every
+//! The home timeline for the whole visit: whom the account follows, every
 //! source's pages fetched with at most [`IN_FLIGHT`] requests at once (the
 //! scheduler), slow and failed sources, checks for new posts while the page
-//! is shown, and the owner's own posts, deletions and follows as the store
+//! is shown, and the account's own posts, deletions and follows as the store
 //! reports them. What is merged is `merge.rs`, what is on screen
 //! `on_screen.rs`.
 //!
@@ -43,7 +43,7 @@ const FRESH_PAGES: u32 = 20;
 pub enum Phase {
     #[default]
     Idle,
-    /// Reading whom the owner follows.
+    /// Reading whom the account follows.
     Following,
     FollowingFailed(ApiError),
     /// Loading and showing the sources' posts.
@@ -52,7 +52,8 @@ pub enum Phase {
 
 #[derive(Clone, Debug, Default)]
 pub struct HomeState {
-    pub owner: String,
+    /// Whose timeline this is: the signed-in account's uuid.
+    pub me: String,
     pub phase: Phase,
     /// Every source's posts, once the following list is known.
     pub merge: Option<Merge>,
@@ -91,9 +92,9 @@ impl HomeState {
         self.merge.as_ref().map(Merge::failures).unwrap_or_default()
     }
 
-    /// Sources followed (the owner's own not counted).
+    /// Sources followed (the account's own not counted).
     pub fn following_count(&self) -> usize {
-        self.merge.as_ref().map_or(0, |m| m.sources().filter(|s| **s != self.owner).count())
+        self.merge.as_ref().map_or(0, |m| m.sources().filter(|s| **s != self.me).count())
     }
 
     /// Sources loading after the first screen: slow, retried or new.
@@ -110,10 +111,10 @@ enum Job {
     Fresh(String),
 }
 
-/// The scheduler's queue: jobs waiting (each once), and how many run.
+/// The scheduler's queue: jobs queued (each once), and how many run.
 #[derive(Default)]
 struct Queue {
-    waiting: VecDeque<(u64, Job)>,
+    queued: VecDeque<(u64, Job)>,
     known: HashSet<Job>,
     running: usize,
 }
@@ -123,7 +124,7 @@ struct Queue {
 pub struct HomeTimeline {
     pub state: ArcRwSignal<HomeState>,
     queue: Arc<Mutex<Queue>>,
-    /// Bumped when the owner changes: answers for an older owner are dropped.
+    /// Bumped when the account changes: answers for an older one are dropped.
     generation: Arc<Mutex<u64>>,
     store: Store,
     session: Session,
@@ -135,7 +136,7 @@ fn item_of(post: &Post) -> Item {
 
 impl HomeTimeline {
     /// The timeline of the visit, following what the store reports: the
-    /// owner's new posts go to the top, deleted ones leave, follows and
+    /// account's new posts go to the top, deleted ones leave, follows and
     /// unfollows add and remove sources.
     pub fn new(store: Store, session: Session) -> Self {
         let timeline = HomeTimeline {
@@ -160,9 +161,9 @@ impl HomeTimeline {
 
     /// Starts the timeline of whoever is signed in, unless it already is.
     pub fn ensure_started(&self) {
-        let Some(owner) = self.session.signed_untracked().map(|s| s.user) else { return };
-        let me = owner.uuid.clone();
-        let current = self.state.with_untracked(|s| (s.owner.clone(), s.phase.clone()));
+        let Some(account) = self.session.signed_untracked().map(|s| s.user) else { return };
+        let me = account.uuid.clone();
+        let current = self.state.with_untracked(|s| (s.me.clone(), s.phase.clone()));
         if current.0 == me && !matches!(current.1, Phase::Idle | Phase::FollowingFailed(_)) {
             return;
         }
@@ -172,13 +173,13 @@ impl HomeTimeline {
             *g
         };
         *lock(&self.queue) = Queue::default();
-        // The owner is a source too, named if their posts fail; a copy the
+        // The account is a source too, named if their posts fail; a copy the
         // store already has may be fresher than the session's.
         if !self.store.knows_user(&me) {
-            self.store.put_user(owner);
+            self.store.put_user(account);
         }
         self.state.set(HomeState {
-            owner: me.clone(),
+            me: me.clone(),
             phase: Phase::Following,
             on_screen: OnScreen::new(reading::saved(&me)),
             last_check: js_sys::Date::now(),
@@ -206,7 +207,7 @@ impl HomeTimeline {
                             if this.generation() == generation {
                                 this.state.update(|s| {
                                     if let Some(m) = s.merge.as_mut().filter(|m| !m.started()) {
-                                        for source in m.waiting_for() {
+                                        for source in m.first_pages_awaited() {
                                             m.set_aside(&source);
                                         }
                                     }
@@ -236,7 +237,7 @@ impl HomeTimeline {
                     if matches!(job, Job::Page(..)) {
                         added += 1;
                     }
-                    q.waiting.push_back((generation, job));
+                    q.queued.push_back((generation, job));
                 }
             }
         }
@@ -246,7 +247,7 @@ impl HomeTimeline {
         self.pump();
     }
 
-    /// Starts waiting jobs while fewer than [`IN_FLIGHT`] run.
+    /// Starts queued jobs while fewer than [`IN_FLIGHT`] run.
     fn pump(&self) {
         loop {
             let next = {
@@ -254,7 +255,7 @@ impl HomeTimeline {
                 if q.running >= IN_FLIGHT {
                     return;
                 }
-                match q.waiting.pop_front() {
+                match q.queued.pop_front() {
                     Some(job) => {
                         q.running += 1;
                         job
@@ -390,10 +391,10 @@ impl HomeTimeline {
         self.ensure_started();
     }
 
-    /// Looks for new posts: whom the owner follows now (someone may have
+    /// Looks for new posts: whom the account follows now (someone may have
     /// followed or unfollowed elsewhere), then page 1 of every source.
     pub fn check_new(&self) {
-        let (me, ready) = self.state.with_untracked(|s| (s.owner.clone(), s.started()));
+        let (me, ready) = self.state.with_untracked(|s| (s.me.clone(), s.started()));
         if !ready {
             return;
         }
@@ -444,7 +445,7 @@ impl HomeTimeline {
         });
     }
 
-    /// The owner followed (`true`) or unfollowed someone.
+    /// The account followed (`true`) or unfollowed someone.
     fn follow_changed(&self, uuid: &str, following: bool) {
         let job = self
             .state
@@ -463,13 +464,13 @@ impl HomeTimeline {
         }
     }
 
-    /// The owner posted (or replied): it goes to the top, in view.
+    /// The account posted (or replied): it goes to the top, in view.
     fn posted(&self, post: &Post) {
         let item = item_of(post);
         self.state.update(|s| {
-            let owner = s.owner.clone();
+            let me = s.me.clone();
             if let Some(m) = s.merge.as_mut() {
-                m.posted(&owner, item);
+                m.posted(&me, item);
                 s.on_screen.show_new(m);
             }
         });

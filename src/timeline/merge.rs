@@ -1,5 +1,5 @@
 //! The home timeline's merge, composed in the browser from many paged
-//! sources (the owner's posts and each followed user's), newest first.
+//! sources (the account's posts and each followed user's), newest first.
 //! Plain Rust, no browser: `loader.rs` drives it with requests. It is also
 //! the one record of which sources failed, and why.
 //!
@@ -187,7 +187,7 @@ impl Merge {
     }
 
     /// The sources the first render still waits for.
-    pub fn waiting_for(&self) -> Vec<String> {
+    pub fn first_pages_awaited(&self) -> Vec<String> {
         if self.started {
             return Vec::new();
         }
@@ -227,7 +227,7 @@ impl Merge {
         }
     }
 
-    /// A post the owner just made in `source`: it is the newest, so it
+    /// A post the account just made in `source`: it is the newest, so it
     /// belongs at the top and moves that source's pages forward by one,
     /// which only ever repeats a post in a later page.
     pub fn posted(&mut self, source: &str, item: Item) {
@@ -347,7 +347,7 @@ mod tests {
         let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
         assert!(t.visible().is_empty(), "b could hold anything");
-        assert_eq!(t.waiting_for(), ["b"]);
+        assert_eq!(t.first_pages_awaited(), ["b"]);
         t.page_arrived("b", 1, vec![item("b8", 8)]);
         // b is exhausted (short page); a may hold more below 5.
         assert_eq!(uuids(t.visible()), ["a9", "b8", "a5"]);

@@ -1,4 +1,4 @@
-//! The home timeline: the owner's posts and those of everyone they follow,
+//! The home timeline: the account's posts and those of everyone they follow,
 //! composed in the browser, newest first. One module, four parts:
 //!
 //! - `merge.rs`: the merge of many paged sources and its cut (pure);

@@ -33,8 +33,8 @@ pub fn keep_while_shown(timeline: &HomeTimeline) {
 }
 
 fn save_position(timeline: &HomeTimeline) {
-    let (owner, started, restoring) =
-        timeline.state.with_untracked(|s| (s.owner.clone(), s.started(), s.on_screen.restore().is_some()));
+    let (me, started, restoring) =
+        timeline.state.with_untracked(|s| (s.me.clone(), s.started(), s.on_screen.restore().is_some()));
     if !started || restoring {
         return;
     }
@@ -46,7 +46,7 @@ fn save_position(timeline: &HomeTimeline) {
         }
         _ => (None, 0.0),
     };
-    save(&owner, &Reading { newest: timeline.newest_shown(), at, offset });
+    save(&me, &Reading { newest: timeline.newest_shown(), at, offset });
 }
 
 /// After a reload: once the post read last is on screen, scroll back to it
