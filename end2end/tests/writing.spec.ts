@@ -113,6 +113,22 @@ test('501 characters are blocked with the counter saying 1 over', async ({ page 
   await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeEnabled();
 });
 
+test('invisible characters alone cannot be sent, and a NUL is refused with the reason, as the server does', async ({ page }) => {
+  await signInWithToken(page, 'olga');
+  const box = page.getByLabel('Post text');
+  const send = page.getByRole('button', { name: 'Post', exact: true });
+  await box.fill('\u200B\uFEFF \u2060');
+  await expect(send).toBeDisabled();
+  await expect(page.locator('.composer .error')).toHaveCount(0);
+  await box.fill('a\u0000b');
+  await expect(box).toHaveValue('a\u0000b');
+  await expect(page.locator('.composer .error')).toContainText('NUL');
+  await expect(send).toBeDisabled();
+  await box.fill('ab');
+  await expect(page.locator('.composer .error')).toHaveCount(0);
+  await expect(send).toBeEnabled();
+});
+
 test('a post sent while the server is stopped keeps its text and succeeds on Retry once it is back', async ({ page }) => {
   // A server of this test's own, so it can be stopped and started again.
   const port = 8200 + Math.floor(Math.random() * 500);

@@ -1,6 +1,8 @@
 //! The content rule shared by the composer's counter and the server's check:
-//! non-empty after trimming, at most 500 characters counted as Unicode scalar
-//! values (Rust `chars()`, JavaScript `[...s].length`), with no normalisation.
+//! not empty once white space and invisible characters are set aside, no
+//! NUL, at most 500 characters counted as Unicode scalar values (Rust
+//! `chars()`, JavaScript `[...s].length`), with no normalisation. The
+//! contract's "Decided later" list fixes which characters are invisible.
 
 use std::fmt;
 
@@ -15,8 +17,10 @@ pub fn char_count(text: &str) -> usize {
 /// Why a post's content was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContentError {
-    /// Nothing but white space.
+    /// Nothing but white space and invisible characters.
     Empty,
+    /// A NUL character (U+0000) somewhere.
+    Nul,
     /// Longer than [`MAX_CONTENT_CHARS`] by `over` characters.
     TooLong { over: usize },
 }
@@ -25,6 +29,7 @@ impl fmt::Display for ContentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ContentError::Empty => f.write_str("The post is empty: write something first."),
+            ContentError::Nul => f.write_str("The post holds a NUL character, which cannot be sent: delete it first."),
             ContentError::TooLong { over: 1 } => {
                 write!(f, "The post is 1 character over the limit of {MAX_CONTENT_CHARS}.")
             }
@@ -37,9 +42,19 @@ impl fmt::Display for ContentError {
 
 impl std::error::Error for ContentError {}
 
+/// Characters that show nothing, so a post of only these looks empty:
+/// zero-width space, non-joiner and joiner, word joiner, and the byte-order
+/// mark (zero-width no-break space).
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+}
+
 /// Checks content against the rule; the error says what to fix.
 pub fn validate_content(text: &str) -> Result<(), ContentError> {
-    if text.trim().is_empty() {
+    if text.contains('\0') {
+        return Err(ContentError::Nul);
+    }
+    if text.chars().all(|c| c.is_whitespace() || is_invisible(c)) {
         return Err(ContentError::Empty);
     }
     let count = char_count(text);
@@ -83,6 +98,27 @@ mod tests {
             assert_eq!(validate_content(blank), Err(ContentError::Empty), "{blank:?}");
         }
         assert_eq!(validate_content(" a "), Ok(()));
+    }
+
+    #[test]
+    fn invisible_characters_alone_are_empty() {
+        for blank in ["\u{200B}", "\u{200C}\u{200D}", " \u{2060} ", "\u{FEFF}\n\u{200B}"] {
+            assert_eq!(validate_content(blank), Err(ContentError::Empty), "{blank:?}");
+        }
+        // Beside a visible character they are kept, as a ZWJ emoji needs.
+        assert_eq!(validate_content("👩\u{200d}💻"), Ok(()));
+        assert_eq!(validate_content("\u{200B}a"), Ok(()));
+        // Only those five: a soft hyphen or U+200E is not in the list.
+        assert_eq!(validate_content("\u{200E}"), Ok(()));
+        assert_eq!(validate_content("\u{200A}"), Err(ContentError::Empty), "U+200A is white space");
+    }
+
+    #[test]
+    fn a_nul_anywhere_is_refused() {
+        for text in ["\0", "a\0b", "hello\0", "\0 "] {
+            assert_eq!(validate_content(text), Err(ContentError::Nul), "{text:?}");
+        }
+        assert!(ContentError::Nul.to_string().contains("NUL"));
     }
 
     #[test]

@@ -140,10 +140,12 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 /// list here, and small enough that no offset can overflow.
 pub const MAX_PAGE: i64 = 1_000_000;
 
-/// A page number from a path: a whole number from 1 to `MAX_PAGE`, else 400.
+/// A page number from a path: plain ASCII digits (no sign, no space) naming
+/// a whole number from 1 to `MAX_PAGE`, else 400.
 pub fn page(text: &str) -> Result<i64> {
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<i64>() {
-        Ok(n) if (1..=MAX_PAGE).contains(&n) => Ok(n),
+        Ok(n) if digits && (1..=MAX_PAGE).contains(&n) => Ok(n),
         _ => Err(Error::BadRequest(format!("The page must be a whole number from 1 to {MAX_PAGE}, not {text:?}."))),
     }
 }

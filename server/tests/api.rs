@@ -285,6 +285,20 @@ async fn bad_input_is_400_413_or_422_and_changes_nothing() {
     assert_error(&ada.post("/post", json!({"content": ""})).await, 422);
     assert_error(&ada.post("/post", json!({"content": " \n\t "})).await, 422);
     assert_error(&ada.patch(&format!("/post/{post}"), json!({"content": "  "})).await, 422);
+    // Invisible characters alone look empty (the contract's "Decided later").
+    assert_error(&ada.post("/post", json!({"content": "\u{200B}\u{FEFF} \u{2060}"})).await, 422);
+    assert_error(&ada.patch(&format!("/post/{post}"), json!({"content": "\u{200C}\u{200D}"})).await, 422);
+    // A NUL anywhere is refused, and says so.
+    let nul = ada.post("/post", json!({"content": "before\u{0}after"})).await;
+    assert_error(&nul, 422);
+    assert!(nul.1["_message"].as_str().unwrap().contains("NUL"), "{}", nul.1);
+    assert_error(&ada.patch(&format!("/post/{post}"), json!({"content": "\u{0}"})).await, 422);
+    // A page is plain digits: a sign, a space or a leading "+" is 400.
+    for page in ["+1", "-1", "%201", "1%20", "0", "1e1", "0x1"] {
+        assert_error(&ada.get(&format!("/post/{post}/replies/{page}")).await, 400);
+        assert_error(&ada.get(&format!("/user/{ada_uuid}/posts/{page}")).await, 400);
+    }
+    assert_eq!(ada.get(&format!("/user/{ada_uuid}/posts/01")).await.0, 200, "leading zeros are still digits");
 
     // 500 characters of multi-byte text pass; 501 fail and say by how much.
     let text: String = "漢🙂é".chars().cycle().take(500).collect();

@@ -35,8 +35,10 @@ pub fn Composer(
     let field_id = if is_reply { "reply-text" } else { "post-text" };
     let counter_id = format!("{field_id}-count");
 
-    let over = move || text.with(|t| matches!(validate_content(t), Err(ContentError::TooLong { .. })));
-    let empty = move || text.with(|t| t.trim().is_empty());
+    // Empty (blank or invisible only) just keeps Send off; too long or a NUL
+    // says why, with the server's own rule.
+    let refusal = move || text.with(|t| validate_content(t).err().filter(|e| *e != ContentError::Empty));
+    let empty = move || text.with(|t| validate_content(t) == Err(ContentError::Empty));
     let send = Callback::new({
         let (store, context) = (store.clone(), context.clone());
         move |_: ()| store.send_post(context.clone())
@@ -72,12 +74,12 @@ pub fn Composer(
                 <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()}
                     on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
                 <button type="submit" aria-busy=move || sending.get().to_string()
-                    disabled=move || sending.get() || over() || empty() || refused().is_some()
+                    disabled=move || sending.get() || refusal().is_some() || empty() || refused().is_some()
                     title=refused>
                     {move || if sending.get() { "Sending…" } else { label }}
                 </button>
             </div>
-            {move || over().then(|| view! { <p class="error">{text.with(|t| validate_content(t).err().map(|e| e.to_string()).unwrap_or_default())}</p> })}
+            {move || refusal().map(|e| view! { <p class="error">{e.to_string()}</p> })}
             {move || refused().map(|r| view! { <p class="error">{r}</p> })}
             {move || error.get().map(|e| {
                 let retry = matches!(e, ApiError::Network(_) | ApiError::Server { .. } | ApiError::RateLimited { .. });

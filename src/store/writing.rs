@@ -131,7 +131,7 @@ impl Store {
     pub fn send_post(&self, context: DraftContext) {
         let writing = self.writing(context.clone());
         let content = writing.text.get_untracked();
-        if writing.busy.get_untracked() || content.trim().is_empty() || validate_content(&content).is_err() {
+        if writing.busy.get_untracked() || validate_content(&content).is_err() {
             return;
         }
         let parent = match &context {
