@@ -134,7 +134,7 @@ pub async fn ensure_application(db: &Db, name: &str, website: Option<&str>) -> a
 /// Makes `uris` exactly the application's redirect URIs: ones registered
 /// before and not named now stop working.
 pub async fn set_redirect_uris(db: &Db, application_id: i64, uris: &[String]) -> anyhow::Result<()> {
-    let mut tx = db.begin().await?;
+    let mut tx = crate::db::write(db).await?;
     sqlx::query("DELETE FROM redirect_uris WHERE application_id = ?").bind(application_id).execute(&mut *tx).await?;
     for uri in uris {
         sqlx::query("INSERT OR IGNORE INTO redirect_uris (application_id, uri) VALUES (?, ?)")

@@ -1,5 +1,6 @@
 //! The SQLite database: opening it (WAL, foreign keys, a busy timeout so
-//! writers queue instead of failing) and applying `migrations/`.
+//! writers queue instead of failing) and applying `migrations/`, and the one
+//! way a transaction that writes begins ([`write`]).
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
@@ -23,6 +24,16 @@ pub async fn open(path: &Path) -> anyhow::Result<Db> {
     let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
     sqlx::migrate!("./migrations").run(&pool).await?;
     Ok(pool)
+}
+
+/// A transaction that will write, begun as a write (`BEGIN IMMEDIATE`): it
+/// takes SQLite's write lock at once, waiting up to the busy timeout for
+/// another writer. A deferred transaction that reads first would instead
+/// hold a snapshot that another commit makes stale, and its first write
+/// would fail at once ("database is locked", SQLITE_BUSY_SNAPSHOT) with no
+/// wait, answering 500.
+pub async fn write(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+    db.begin_with("BEGIN IMMEDIATE").await
 }
 
 /// Milliseconds since the Unix epoch, now.

@@ -138,7 +138,7 @@ pub async fn fill_if_empty(db: &Db) -> anyhow::Result<bool> {
     sqlx::query("UPDATE users SET email_verified = 1 WHERE username IN ('mira', 'ines', 'tomas')").execute(db).await?;
 
     let mut rng = Rng(0x005e_ed0f_9e4c);
-    let mut tx = db.begin().await?;
+    let mut tx = crate::db::write(db).await?;
 
     // Follows: mira (the demo account) follows six of the others; the rest follow a few each.
     let mut seq = 0i64;

@@ -34,8 +34,13 @@ async fn visible_post(state: &AppState, caller: &Caller, uuid: &str, op: Operati
 
 /// Fails unless the caller wrote the post.
 async fn check_author(state: &AppState, caller: &Caller, post_id: i64) -> Result<()> {
-    let author: i64 =
-        sqlx::query_scalar("SELECT author_id FROM posts WHERE id = ?").bind(post_id).fetch_one(&state.db).await?;
+    // Gone since it was found (a delete won the race): 404, as for any
+    // post that does not exist.
+    let author: i64 = sqlx::query_scalar("SELECT author_id FROM posts WHERE id = ?")
+        .bind(post_id)
+        .fetch_optional(&state.db)
+        .await?
+        .ok_or_else(not_found)?;
     if author != caller.user_id {
         return Err(Error::Forbidden("Only the author of a post may change or delete it.".into()));
     }
@@ -107,7 +112,7 @@ pub async fn send(
     caller.require(Operation::SendPost, Subject::of(body.parent.is_some()))?;
     check_content(&body.content)?;
     let _write = state.write_lock.lock().await;
-    let mut tx = state.db.begin().await?;
+    let mut tx = crate::db::write(&state.db).await?;
     if let Some(parent) = &body.parent {
         let locked: bool = sqlx::query_scalar("SELECT locked FROM posts WHERE uuid = ?")
             .bind(parent)
@@ -167,12 +172,17 @@ pub async fn update(
     if let Some(content) = &body.content {
         check_content(content)?;
     }
-    sqlx::query("UPDATE posts SET content = COALESCE(?, content), locked = COALESCE(?, locked) WHERE id = ?")
-        .bind(&body.content)
-        .bind(body.locked)
-        .bind(id)
-        .execute(&state.db)
-        .await?;
+    let changed =
+        sqlx::query("UPDATE posts SET content = COALESCE(?, content), locked = COALESCE(?, locked) WHERE id = ?")
+            .bind(&body.content)
+            .bind(body.locked)
+            .bind(id)
+            .execute(&state.db)
+            .await?
+            .rows_affected();
+    if changed == 0 {
+        return Err(not_found());
+    }
     Ok(Json(visible_post(&state, &caller, &uuid, Operation::UpdatePost).await?.1))
 }
 
@@ -191,7 +201,7 @@ pub async fn delete(State(state): State<AppState>, caller: Caller, Path(uuid): P
     let (id, post) = visible_post(&state, &caller, &uuid, Operation::DeletePost).await?;
     check_author(&state, &caller, id).await?;
     let _write = state.write_lock.lock().await;
-    let mut tx = state.db.begin().await?;
+    let mut tx = crate::db::write(&state.db).await?;
     let deleted = sqlx::query("DELETE FROM posts WHERE id = ?").bind(id).execute(&mut *tx).await?.rows_affected();
     if deleted == 0 {
         return Err(not_found());
@@ -220,7 +230,7 @@ pub async fn like(State(state): State<AppState>, caller: Caller, Path(uuid): Pat
     let (id, post) = find_post(&state.db, caller.user_id, &uuid).await?.ok_or_else(not_found)?;
     caller.require(Operation::LikePost, subject(&post))?;
     let _write = state.write_lock.lock().await;
-    let mut tx = state.db.begin().await?;
+    let mut tx = crate::db::write(&state.db).await?;
     let removed = sqlx::query("DELETE FROM likes WHERE user_id = ? AND post_id = ?")
         .bind(caller.user_id)
         .bind(id)

@@ -113,7 +113,7 @@ pub async fn follow(
         return Err(Error::BadRequest("You cannot follow yourself.".into()));
     }
     let _write = state.write_lock.lock().await;
-    let mut tx = state.db.begin().await?;
+    let mut tx = crate::db::write(&state.db).await?;
     let removed = sqlx::query("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?")
         .bind(caller.user_id)
         .bind(target)
