@@ -56,6 +56,11 @@ pub struct ServeOptions {
     pub sign_in_parallel: usize,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<sign_in::Cidr>,
+    /// The bytes the read cache may hold (`read_cache.rs`).
+    pub read_cache_bytes: usize,
+    /// How long a just-retired refresh token answers its successor pair
+    /// again (`tokens::REFRESH_GRACE`).
+    pub refresh_grace: Duration,
 }
 
 impl Default for ServeOptions {
@@ -71,6 +76,8 @@ impl Default for ServeOptions {
             sign_in_window: Duration::from_secs(300),
             sign_in_parallel: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8),
             trusted_proxies: Vec::new(),
+            read_cache_bytes: read_cache::DEFAULT_BUDGET,
+            refresh_grace: tokens::REFRESH_GRACE,
         }
     }
 }
@@ -94,6 +101,8 @@ pub struct AppState {
     pub callers: Arc<extractor::CallerCache>,
     /// Answers of reads, until the next write.
     pub reads: Arc<read_cache::ReadCache>,
+    /// Pairs issued by refreshes within the grace window.
+    pub refreshes: Arc<tokens::RecentRefreshes>,
 }
 
 /// Builds the whole router for `state`.
@@ -185,7 +194,8 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         write_lock: Arc::new(Mutex::new(())),
         web_app_id: web_app_id.into(),
         callers: Arc::new(extractor::CallerCache::default()),
-        reads: Arc::new(read_cache::ReadCache::default()),
+        reads: Arc::new(read_cache::ReadCache::new(options.read_cache_bytes)),
+        refreshes: Arc::new(tokens::RecentRefreshes::new(options.refresh_grace)),
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();

@@ -48,6 +48,9 @@ enum Command {
         /// the header is ignored.
         #[arg(long = "trusted-proxy", env = "PERCH_TRUSTED_PROXIES", value_delimiter = ',')]
         trusted_proxies: Vec<Cidr>,
+        /// The most memory, in MB, that answers kept for repeated reads may take.
+        #[arg(long, default_value_t = ServeOptions::default().read_cache_bytes / (1024 * 1024))]
+        read_cache_mb: usize,
     },
     /// Manage users.
     User {
@@ -111,6 +114,7 @@ async fn main() -> anyhow::Result<()> {
             token_requests_per_minute,
             sign_in_failures,
             trusted_proxies,
+            read_cache_mb,
         } => {
             let options = ServeOptions {
                 db: cli.db,
@@ -121,6 +125,7 @@ async fn main() -> anyhow::Result<()> {
                 token_requests_per_minute,
                 sign_in_failures,
                 trusted_proxies,
+                read_cache_bytes: read_cache_mb.saturating_mul(1024 * 1024),
                 ..ServeOptions::default()
             };
             // Listen for SIGINT/SIGTERM before anything can answer a request.

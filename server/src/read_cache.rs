@@ -12,6 +12,12 @@
 //! kept for at most `TTL`, which bounds how stale a read can be after a
 //! write made by another process on the same database (the command line
 //! adds only users and tokens, which no kept answer holds).
+//!
+//! It is bounded in bytes (`--read-cache-mb`, 64 by default): the oldest
+//! answers go first when a new one would pass the budget, expired ones go
+//! as soon as the cache is next touched, and a write empties it (nothing
+//! kept before a write is given again anyway). The key is the path alone:
+//! no handler reads a query string, so `?n=1`, `?n=2`… are one answer.
 
 use crate::extractor::Caller;
 use crate::AppState;
@@ -21,15 +27,20 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use perch_model::Scope;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const TTL: Duration = Duration::from_secs(2);
-const MAX_ENTRIES: usize = 20_000;
 /// Larger answers are not kept.
 const MAX_BODY: usize = 256 * 1024;
+/// What an entry costs beyond its key and body (the map's slot, the
+/// queue's, the `Bytes` header), counted so that many tiny answers are
+/// bounded too.
+const ENTRY_OVERHEAD: usize = 128;
+/// The budget when none is given: 64 MB.
+pub const DEFAULT_BUDGET: usize = 64 * 1024 * 1024;
 
 struct Kept {
     generation: u64,
@@ -37,38 +48,100 @@ struct Kept {
     body: Bytes,
 }
 
+fn cost(key: &str, body: &Bytes) -> usize {
+    key.len() * 2 + body.len() + ENTRY_OVERHEAD
+}
+
+/// The kept answers, and the order they were kept in (oldest first; an
+/// answer kept again is queued again, and its older place skipped).
 #[derive(Default)]
+struct Store {
+    by_key: HashMap<String, Kept>,
+    order: VecDeque<(String, Instant)>,
+    bytes: usize,
+}
+
+impl Store {
+    fn remove(&mut self, key: &str) {
+        if let Some(old) = self.by_key.remove(key) {
+            self.bytes -= cost(key, &old.body);
+        }
+    }
+
+    /// Drops answers from the oldest while they have expired or the total
+    /// is over `budget`.
+    fn trim(&mut self, budget: usize) {
+        while let Some((key, at)) = self.order.front() {
+            let current = self.by_key.get(key).is_some_and(|k| k.at == *at);
+            if current && at.elapsed() < TTL && self.bytes <= budget {
+                break;
+            }
+            let (key, _) = self.order.pop_front().expect("a front");
+            if current {
+                self.remove(&key);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = Store::default();
+    }
+}
+
 pub struct ReadCache {
     generation: AtomicU64,
-    kept: Mutex<HashMap<String, Kept>>,
+    budget: usize,
+    kept: Mutex<Store>,
+}
+
+impl Default for ReadCache {
+    fn default() -> Self {
+        ReadCache::new(DEFAULT_BUDGET)
+    }
 }
 
 impl ReadCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
+    /// A cache holding at most `budget` bytes of answers and keys.
+    pub fn new(budget: usize) -> Self {
+        ReadCache { generation: AtomicU64::new(0), budget, kept: Mutex::default() }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
         self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Something may have changed: nothing kept so far is given again.
+    /// The bytes held now (answers, keys and their bookkeeping).
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
+
+    /// Something may have changed: nothing kept so far is given again, so
+    /// it is let go at once.
     pub fn changed(&self) {
+        let mut kept = self.lock();
         self.generation.fetch_add(1, Ordering::SeqCst);
+        kept.clear();
     }
 
     fn get(&self, key: &str) -> Option<Bytes> {
         let now = self.generation.load(Ordering::SeqCst);
-        let kept = self.lock();
-        kept.get(key).filter(|k| k.generation == now && k.at.elapsed() < TTL).map(|k| k.body.clone())
+        let mut kept = self.lock();
+        kept.trim(self.budget);
+        kept.by_key.get(key).filter(|k| k.generation == now && k.at.elapsed() < TTL).map(|k| k.body.clone())
     }
 
     fn put(&self, key: String, generation: u64, body: Bytes) {
         let mut kept = self.lock();
-        if kept.len() >= MAX_ENTRIES {
-            let now = self.generation.load(Ordering::SeqCst);
-            kept.retain(|_, k| k.generation == now && k.at.elapsed() < TTL);
-            if kept.len() >= MAX_ENTRIES {
-                kept.clear();
-            }
+        // Read before a write that has since ended: never given, not kept.
+        if generation != self.generation.load(Ordering::SeqCst) || cost(&key, &body) > self.budget {
+            return;
         }
-        kept.insert(key, Kept { generation, at: Instant::now(), body });
+        kept.remove(&key);
+        kept.bytes += cost(&key, &body);
+        let at = Instant::now();
+        kept.order.push_back((key.clone(), at));
+        kept.by_key.insert(key, Kept { generation, at, body });
+        kept.trim(self.budget);
     }
 }
 
@@ -95,12 +168,9 @@ pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -
     let Ok(caller) = Caller::from_request_parts(&mut parts, &state).await else {
         return next.run(Request::from_parts(parts, body)).await;
     };
-    let key = format!(
-        "{}|{}|{}",
-        caller.user_id,
-        Scope::join(&caller.scopes),
-        parts.uri.path_and_query().map_or("", |p| p.as_str())
-    );
+    // The path alone: no handler reads the query, so it must not make
+    // new entries.
+    let key = format!("{}|{}|{}", caller.user_id, Scope::join(&caller.scopes), parts.uri.path());
     if let Some(body) = state.reads.get(&key) {
         return json(body);
     }
@@ -119,5 +189,57 @@ pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -
             Response::from_parts(parts, Body::from(bytes))
         }
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(n: usize) -> Bytes {
+        Bytes::from(vec![b'x'; n])
+    }
+
+    #[test]
+    fn the_oldest_answers_go_when_the_budget_is_full() {
+        let cache = ReadCache::new(10_000);
+        for i in 0..20 {
+            cache.put(format!("k{i}"), 0, body(1_000));
+            assert!(cache.bytes() <= 10_000, "{} bytes after {i}", cache.bytes());
+        }
+        assert!(cache.get("k0").is_none(), "the oldest went");
+        assert!(cache.get("k19").is_some(), "the newest stays");
+        // Kept again: one entry, not two.
+        let before = cache.bytes();
+        cache.put("k19".into(), 0, body(1_000));
+        assert_eq!(cache.bytes(), before);
+    }
+
+    #[test]
+    fn an_answer_over_the_budget_is_not_kept() {
+        let cache = ReadCache::new(1_000);
+        cache.put("big".into(), 0, body(2_000));
+        assert_eq!(cache.bytes(), 0);
+        assert!(cache.get("big").is_none());
+    }
+
+    #[test]
+    fn a_write_lets_everything_go_and_a_read_from_before_it_is_not_kept() {
+        let cache = ReadCache::new(DEFAULT_BUDGET);
+        cache.put("a".into(), 0, body(10));
+        cache.changed();
+        assert_eq!(cache.bytes(), 0);
+        cache.put("b".into(), 0, body(10));
+        assert!(cache.get("b").is_none());
+        assert_eq!(cache.bytes(), 0, "an answer read before the write is not kept");
+    }
+
+    #[test]
+    fn expired_answers_go_when_the_cache_is_next_touched() {
+        let cache = ReadCache::new(DEFAULT_BUDGET);
+        cache.put("a".into(), 0, body(10));
+        std::thread::sleep(TTL + Duration::from_millis(50));
+        assert!(cache.get("other").is_none());
+        assert_eq!(cache.bytes(), 0);
     }
 }

@@ -39,6 +39,11 @@ impl Server {
         &self.running.as_ref().unwrap().state.db
     }
 
+    /// The bytes the read cache holds now.
+    pub fn read_cache_bytes(&self) -> usize {
+        self.running.as_ref().unwrap().state.reads.bytes()
+    }
+
     /// Stops the server cleanly and starts a new one on the same database.
     pub async fn restart(&mut self) {
         self.running.take().unwrap().stop().await.unwrap();
