@@ -56,6 +56,29 @@ test('requests that start together with a token about to expire refresh it once 
   expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
 });
 
+test('two tabs with a token about to expire refresh it once between them, and both stay signed in', async ({ page, context }) => {
+  await signInWithOAuth(page, 'mira');
+  const other = await context.newPage();
+  await expireTokenSoon(page);
+  // The first refresh is slow, so the other tab wants one while it is under way.
+  const refreshes: string[] = [];
+  await context.route('**/api/oauth/refreshtoken', async (route) => {
+    refreshes.push(route.request().url());
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await Promise.all([page.goto('/user/@sam'), other.goto('/user/@olga')]);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText(/Olga/);
+  expect(refreshes).toHaveLength(1);
+  await context.unroute('**/api/oauth/refreshtoken');
+  // The family is alive: the shared token works and its refresh token rotates.
+  const now = await session(page);
+  await expectStatus(page, now.token, '/user', 200);
+  expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
+  await other.close();
+});
+
 test('tabs share one session: a refresh, a sign-out and another account show up in the other tab', async ({ page, context }) => {
   await signInWithOAuth(page, 'mira');
   const other = await context.newPage();

@@ -8,6 +8,9 @@ use base64::Engine;
 use perch_model::{Scope, Timestamp, TokenSet};
 use rand_core::{OsRng, RngCore};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 pub const ACCESS_TTL_MS: i64 = 7 * 24 * 3600 * 1000;
 pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -90,6 +93,59 @@ pub async fn revoke_family(db: &Db, family: &str) -> sqlx::Result<Vec<String>> {
 /// The family of a token given by its hash, of either kind, retired or not.
 pub async fn family_of(db: &Db, token_hash: &str) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar("SELECT family FROM tokens WHERE hash = ?").bind(token_hash).fetch_optional(db).await
+}
+
+/// How long a retired refresh token, presented again, answers the pair its
+/// first use issued instead of counting as reuse: two tabs refreshing at
+/// once both end with working tokens (the contract's "Decided later").
+pub const REFRESH_GRACE: Duration = Duration::from_secs(30);
+
+/// The pairs refreshes issued in the last grace window, by the hash of the
+/// refresh token they retired. Secrets are stored only as hashes, so the
+/// pair to answer again is kept here, in memory, for the window only; a
+/// restart forgets it (a second refresh then counts as reuse, as before).
+/// Entries need a live refresh token each and leave after the window, so
+/// the map is bounded by the refreshes of 30 s.
+pub struct RecentRefreshes {
+    grace: Duration,
+    issued: Mutex<HashMap<String, (Instant, TokenSet)>>,
+}
+
+impl RecentRefreshes {
+    pub fn new(grace: Duration) -> Self {
+        RecentRefreshes { grace, issued: Mutex::default() }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, TokenSet)>> {
+        let mut issued = self.issued.lock().unwrap_or_else(|e| e.into_inner());
+        issued.retain(|_, (at, _)| at.elapsed() < self.grace);
+        issued
+    }
+
+    /// The refresh that retired `retired_hash` issued `pair`.
+    pub fn remember(&self, retired_hash: String, pair: &TokenSet) {
+        if !self.grace.is_zero() {
+            self.lock().insert(retired_hash, (Instant::now(), pair.clone()));
+        }
+    }
+
+    /// The pair issued for `retired_hash`, if that was within the window.
+    pub fn recent(&self, retired_hash: &str) -> Option<TokenSet> {
+        self.lock().get(retired_hash).map(|(_, pair)| pair.clone())
+    }
+}
+
+/// Whether the refresh token with this secret is live: known, not retired,
+/// not expired.
+pub async fn refresh_is_live(db: &Db, secret: &str) -> sqlx::Result<bool> {
+    let live: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM tokens WHERE hash = ? AND kind = 'refresh' AND retired = 0 AND expires_ms > ?",
+    )
+    .bind(hash(secret))
+    .bind(now_ms())
+    .fetch_optional(db)
+    .await?;
+    Ok(live.is_some())
 }
 
 #[cfg(test)]

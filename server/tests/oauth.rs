@@ -229,7 +229,8 @@ async fn revoking_either_token_ends_the_whole_family_at_once() {
 
 #[tokio::test]
 async fn reusing_a_retired_refresh_token_revokes_its_family() {
-    let server = Server::start().await;
+    // No grace window: the second use is reuse at once.
+    let server = Server::start_with(|o| o.refresh_grace = std::time::Duration::ZERO).await;
     server.user("ada").await;
     let flow = Flow::new(&server).await;
     let first = flow.pair().await;
@@ -239,6 +240,61 @@ async fn reusing_a_retired_refresh_token_revokes_its_family() {
     assert_error(&flow.refresh(&first.refresh_token).await, 401);
     assert_error(&api.get("/user").await, 401);
     assert_error(&flow.refresh(&second.refresh_token).await, 401);
+}
+
+#[tokio::test]
+async fn two_tabs_refreshing_at_once_both_keep_working_tokens() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let first = flow.pair().await;
+    // Both tabs send the same refresh token, at the same moment.
+    let (a, b) = tokio::join!(flow.refresh(&first.refresh_token), flow.refresh(&first.refresh_token));
+    assert_eq!((a.0, b.0), (200, 200), "{} {}", a.1, b.1);
+    let (a, b): (TokenSet, TokenSet) = (serde_json::from_value(a.1).unwrap(), serde_json::from_value(b.1).unwrap());
+    assert_eq!(a.token, b.token, "the same pair, answered again");
+    assert_eq!(a.refresh_token, b.refresh_token);
+    assert_eq!(Api::new(&server.base, Some(a.token.clone())).get("/user").await.0, 200);
+    // The pair goes on working: its refresh token rotates as usual.
+    let (status, next) = flow.refresh(&a.refresh_token).await;
+    assert_eq!(status, 200, "{next}");
+    // The first token, once its successor has itself been used, is reuse.
+    assert_error(&flow.refresh(&first.refresh_token).await, 401);
+    let next: TokenSet = serde_json::from_value(next).unwrap();
+    assert_error(&Api::new(&server.base, Some(next.token)).get("/user").await, 401);
+}
+
+#[tokio::test]
+async fn after_the_grace_window_a_retired_refresh_token_is_reuse() {
+    let server = Server::start_with(|o| o.refresh_grace = std::time::Duration::from_millis(300)).await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let first = flow.pair().await;
+    let second: TokenSet = serde_json::from_value(flow.refresh(&first.refresh_token).await.1).unwrap();
+    assert_eq!(flow.refresh(&first.refresh_token).await.0, 200, "within the window");
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_error(&flow.refresh(&first.refresh_token).await, 401);
+    assert_error(&Api::new(&server.base, Some(second.token)).get("/user").await, 401);
+    assert_error(&flow.refresh(&second.refresh_token).await, 401);
+}
+
+#[tokio::test]
+async fn a_code_used_twice_revokes_the_tokens_its_first_use_issued() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let code = flow.code("user.get", &["user.get"]).await;
+    let (status, body) = flow.exchange(&code, VERIFIER).await;
+    assert_eq!(status, 200, "{body}");
+    let tokens: TokenSet = serde_json::from_value(body).unwrap();
+    let api = Api::new(&server.base, Some(tokens.token.clone()));
+    assert_eq!(api.get("/user").await.0, 200, "checked and cached");
+    assert_error(&flow.exchange(&code, VERIFIER).await, 400);
+    assert_error(&api.get("/user").await, 401);
+    assert_error(&flow.refresh(&tokens.refresh_token).await, 401);
+    // Another sign-in is untouched.
+    let other = flow.pair().await;
+    assert_eq!(Api::new(&server.base, Some(other.token)).get("/user").await.0, 200);
 }
 
 #[tokio::test]

@@ -141,12 +141,29 @@ impl Api {
         Some(signed.token)
     }
 
-    /// Refreshes the session's tokens, one refresh at a time: the server
+    /// Refreshes the session's tokens, one refresh at a time in this tab
+    /// and across the account's tabs (`navigator.locks`): the server
     /// rotates the refresh token, and one that follows best practice revokes
     /// the whole family when a retired one is sent again. A request that
-    /// waited finds the tokens already new, here or from another tab.
+    /// waited finds the tokens already new, here or from another tab, and
+    /// sends no refresh of its own.
     async fn refresh_now(&self, before: &Signed) -> Result<(), ApiError> {
         let _one_at_a_time = self.refreshing.lock().await;
+        let outcome = std::rc::Rc::new(std::cell::RefCell::new(None));
+        let (api, held_before, out) = (self.clone(), before.clone(), outcome.clone());
+        let lock = format!("perch-refresh-{}", before.user.uuid);
+        crate::browser::tab_lock::exclusive(&lock, async move {
+            let result = api.refresh_unless_done(&held_before).await;
+            *out.borrow_mut() = Some(result);
+        })
+        .await;
+        let result = outcome.borrow_mut().take();
+        result.unwrap_or_else(|| Err(ApiError::Network("the token refresh did not run".into())))
+    }
+
+    /// Under the locks: the tokens are new already (another request or tab
+    /// refreshed them), or they are refreshed now.
+    async fn refresh_unless_done(&self, before: &Signed) -> Result<(), ApiError> {
         let current = self.session.signed_untracked();
         if current.as_ref().is_some_and(|s| s.token != before.token) || self.session.take_newer_from_storage() {
             return Ok(());

@@ -3,7 +3,8 @@
 //! lookup, focus, ids), staying in place across navigations
 //! (`navigation`), keyboard shortcuts, the clock relative times follow, the
 //! frame painted before the wasm (`boot`), and working offline (`offline`:
-//! the service worker and the notice).
+//! the service worker and the notice), and a lock shared by tabs
+//! (`tab_lock`).
 
 pub mod boot;
 pub mod clock;
@@ -11,4 +12,5 @@ pub mod dom;
 pub mod navigation;
 pub mod offline;
 pub mod shortcuts;
+pub mod tab_lock;
 pub mod web_storage;

@@ -10,7 +10,9 @@ use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::extractor::JsonBody;
 use crate::sign_in::{client_address, Wait};
-use crate::tokens::{family_of, hash, issue_pair, new_family, new_secret, pkce_challenge, revoke_family};
+use crate::tokens::{
+    family_of, hash, issue_pair, new_family, new_secret, pkce_challenge, refresh_is_live, revoke_family,
+};
 use crate::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{ConnectInfo, Query, State};
@@ -254,14 +256,23 @@ pub async fn exchange_code(
     JsonBody(body): JsonBody<CodeExchange>,
 ) -> Result<Json<TokenSet>> {
     let code_hash = hash(&body.code);
+    // One exchange at a time: a code's claim and the tokens issued from it
+    // are one step, so a reuse that follows finds them to revoke.
+    let _write = state.write_lock.lock().await;
     let row = sqlx::query(
-        "SELECT user_id, application_id, scopes, code_challenge, expires_ms, used FROM auth_codes WHERE hash = ?",
+        "SELECT user_id, application_id, scopes, code_challenge, expires_ms, used, family FROM auth_codes WHERE hash = ?",
     )
     .bind(&code_hash)
     .fetch_optional(&state.db)
     .await?
     .ok_or_else(|| Error::BadRequest("The code is not known.".into()))?;
     if row.get::<bool, _>("used") {
+        // Used twice: whoever used it first may not be who should have, so
+        // the tokens its first use issued stop working (RFC 6749 §4.1.2).
+        if let Some(family) = row.get::<Option<String>, _>("family") {
+            tracing::warn!("an authorization code was used again: the tokens it issued are revoked");
+            state.callers.forget(&revoke_family(&state.db, &family).await?);
+        }
         return Err(Error::BadRequest("The code has already been used.".into()));
     }
     if row.get::<i64, _>("expires_ms") <= now_ms() {
@@ -270,7 +281,9 @@ pub async fn exchange_code(
     if pkce_challenge(&body.code_verifier) != row.get::<String, _>("code_challenge") {
         return Err(Error::BadRequest("The code verifier does not match the code challenge.".into()));
     }
-    let claimed = sqlx::query("UPDATE auth_codes SET used = 1 WHERE hash = ? AND used = 0")
+    let family = new_family();
+    let claimed = sqlx::query("UPDATE auth_codes SET used = 1, family = ? WHERE hash = ? AND used = 0")
+        .bind(&family)
         .bind(&code_hash)
         .execute(&state.db)
         .await?;
@@ -278,7 +291,6 @@ pub async fn exchange_code(
         return Err(Error::BadRequest("The code has already been used.".into()));
     }
     let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
-    let family = new_family();
     Ok(Json(issue_pair(&state.db, &family, row.get("user_id"), row.get("application_id"), &scopes).await?))
 }
 
@@ -301,8 +313,16 @@ pub async fn refresh(
     .fetch_optional(&state.db)
     .await?;
     let Some(row) = row else {
-        // A retired refresh token used again: whoever holds the family now
-        // may be a thief, so the whole family stops working.
+        // Retired moments ago by another tab of the same person: the pair
+        // that refresh issued, while it still works.
+        if let Some(pair) = state.refreshes.recent(&token_hash) {
+            if refresh_is_live(&state.db, &pair.refresh_token).await? {
+                return Ok(Json(pair));
+            }
+        }
+        // A retired refresh token used again after the grace window:
+        // whoever holds the family now may be a thief, so the whole family
+        // stops working.
         let reused: Option<String> =
             sqlx::query_scalar("SELECT family FROM tokens WHERE hash = ? AND kind = 'refresh' AND retired = 1")
                 .bind(&token_hash)
@@ -316,7 +336,9 @@ pub async fn refresh(
     };
     let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
     let family: String = row.get("family");
-    Ok(Json(issue_pair(&state.db, &family, row.get("user_id"), row.get("application_id"), &scopes).await?))
+    let pair = issue_pair(&state.db, &family, row.get("user_id"), row.get("application_id"), &scopes).await?;
+    state.refreshes.remember(token_hash, &pair);
+    Ok(Json(pair))
 }
 
 /// POST /api/oauth/revoke: beyond the seed, in the spirit of RFC 7009. The
