@@ -60,7 +60,7 @@ pub fn FindPerson(
         }
         busy.set(true);
         let (api, store) = (api.clone(), store.clone());
-        leptos::task::spawn_local_scoped_with_cancellation(async move {
+        crate::routes::while_shown(async move {
             let answer = api.user(&format!("@{name}")).await;
             busy.set(false);
             match answer {

@@ -18,7 +18,6 @@ use crate::browser::navigation::{restore_scroll, returning_to};
 use crate::components::header::SiteHeader;
 use crate::store::{use_store, ListKey, Paged};
 use leptos::prelude::*;
-use leptos::task::spawn_local_scoped_with_cancellation;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 use perch_model::ClientConfig;
@@ -81,7 +80,7 @@ pub(crate) fn use_user(
                 return;
             }
             let store = store.clone();
-            spawn_local_scoped_with_cancellation(async move {
+            while_shown(async move {
                 if let Err(e) = store.read_user(&key).await {
                     error.set(Some(e));
                 }
@@ -119,14 +118,14 @@ pub(crate) fn use_list(param: Memo<String>, key: Memo<Option<ListKey>>) -> ListP
         let store = store.clone();
         move |_| {
             let (Some(key), store) = (key.get_untracked(), store.clone()) else { return };
-            spawn_local_scoped_with_cancellation(async move { store.load_more(key).await });
+            while_shown(async move { store.load_more(key).await });
         }
     });
     let read_again = Callback::new({
         let store = store.clone();
         move |_: ()| {
             let (Some(key), store) = (key.get_untracked(), store.clone()) else { return };
-            spawn_local_scoped_with_cancellation(async move { store.read_again(key).await });
+            while_shown(async move { store.read_again(key).await });
         }
     });
     Effect::new({
@@ -138,7 +137,7 @@ pub(crate) fn use_list(param: Memo<String>, key: Memo<Option<ListKey>>) -> ListP
                 restore_scroll();
             }
             let store = store.clone();
-            spawn_local_scoped_with_cancellation(async move { store.open(key).await });
+            while_shown(async move { store.open(key).await });
         }
     });
     read_again_when_back(read_again);
@@ -148,6 +147,15 @@ pub(crate) fn use_list(param: Memo<String>, key: Memo<Option<ListKey>>) -> ListP
         }
     });
     ListPage { list, load_more, show_new, returning }
+}
+
+/// Runs `work` for as long as the calling page or component is shown: it
+/// is dropped (its requests aborted) when that goes. Boxed, so the
+/// framework's task wrapper is compiled once for every page's work, not
+/// once per future type (`docs/size.md`).
+pub(crate) fn while_shown(work: impl std::future::Future<Output = ()> + 'static) {
+    let work: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> = Box::pin(work);
+    leptos::task::spawn_local_scoped_with_cancellation(work);
 }
 
 /// A route parameter, or "" when absent.

@@ -10,7 +10,6 @@ use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
 use crate::store::{use_store, ListKey, Store};
 use leptos::prelude::*;
-use leptos::task::spawn_local_scoped_with_cancellation;
 use leptos_router::components::A;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +64,7 @@ pub fn Thread() -> impl IntoView {
                 return;
             }
             let store = store.clone();
-            spawn_local_scoped_with_cancellation(async move {
+            super::while_shown(async move {
                 if let Err(e) = store.read_post(&uuid).await {
                     error.set(Some(e));
                 }
@@ -83,7 +82,7 @@ pub fn Thread() -> impl IntoView {
         move |_| {
             if let Some(Ancestor::Missing(parent)) = chain.get().first().cloned() {
                 let store = store.clone();
-                spawn_local_scoped_with_cancellation(async move {
+                super::while_shown(async move {
                     let _ = store.read_post(&parent).await;
                 });
             }
