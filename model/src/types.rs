@@ -60,14 +60,12 @@ impl Serialize for Badge {
 impl<'de> Deserialize<'de> for Badge {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Wire {
-            Name(String),
-            Object { name: String },
+        struct Named {
+            name: String,
         }
-        match Wire::deserialize(d) {
-            Ok(Wire::Name(name) | Wire::Object { name }) => Ok(Badge(name)),
-            Err(_) => Err(de::Error::custom("a badge is a string or an object with a `name`")),
+        match one_of::<D, Named>(d, "a badge: a string or an object with a `name`")? {
+            Found::Uuid(name) | Found::Object(Named { name }) => Ok(Badge(name)),
+            Found::Null => Err(de::Error::custom("a badge is a string or an object with a `name`")),
         }
     }
 }
@@ -122,7 +120,7 @@ impl User {
 }
 
 /// What a post replies to.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Parent {
     /// The parent post, one level deep (its own `parent` is a uuid or null).
@@ -187,7 +185,7 @@ pub struct Post {
 }
 
 /// An element of a followers or following list: a user, or only a uuid.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum UserRef {
     User(Box<User>),
@@ -213,6 +211,80 @@ impl UserRef {
 impl Default for UserRef {
     fn default() -> Self {
         UserRef::Uuid(String::new())
+    }
+}
+
+// `Parent` and `UserRef` are read by hand rather than with
+// `#[serde(untagged)]`: untagged buffers the value and reads the post or
+// user a second way, which compiles a second reader of `Post` and `User`
+// into the web app (about 2 KB brotli, `docs/size.md`). Here an object is
+// read by the same reader as a post or user anywhere else.
+
+/// Reads a value that is `null`, a uuid string or an object (`what`,
+/// for the error).
+struct OneOf<T>(std::marker::PhantomData<T>, &'static str);
+
+/// What [`OneOf`] found.
+enum Found<T> {
+    Null,
+    Uuid(String),
+    Object(T),
+}
+
+impl<'de, T: Deserialize<'de>> de::Visitor<'de> for OneOf<T> {
+    type Value = Found<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.1)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Found<T>, E> {
+        Ok(Found::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Found<T>, E> {
+        Ok(Found::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Found<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Found<T>, E> {
+        Ok(Found::Uuid(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Found<T>, E> {
+        Ok(Found::Uuid(v))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Found<T>, A::Error> {
+        T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Found::Object)
+    }
+}
+
+fn one_of<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D, what: &'static str) -> Result<Found<T>, D::Error> {
+    d.deserialize_any(OneOf(std::marker::PhantomData, what))
+}
+
+impl<'de> Deserialize<'de> for Parent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match one_of::<D, Post>(d, "null, a post's uuid or a post")? {
+            Found::Null => Parent::None,
+            Found::Uuid(uuid) => Parent::Uuid(uuid),
+            Found::Object(post) => Parent::Post(Box::new(post)),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for UserRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match one_of::<D, User>(d, "a user's uuid or a user")? {
+            // Read as "no user", as a `null` string reads as "" elsewhere.
+            Found::Null => Ok(UserRef::default()),
+            Found::Uuid(uuid) => Ok(UserRef::Uuid(uuid)),
+            Found::Object(user) => Ok(UserRef::User(Box::new(user))),
+        }
     }
 }
 
@@ -401,18 +473,32 @@ pub struct TokenSet {
 }
 
 fn scopes_tolerant<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Scope>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Wire {
-        List(Vec<String>),
-        Joined(String),
-        Null(()),
+    // A list of names, one comma-joined string, or null; read by hand (see
+    // `OneOf` for why not `untagged`).
+    struct Names;
+    impl<'de> de::Visitor<'de> for Names {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("scopes: a list of names, a comma-separated string or null")
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Vec<String>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Vec<String>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<String>, E> {
+            Ok(text.split(',').map(|s| s.trim().to_owned()).collect())
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+            let mut names = Vec::new();
+            while let Some(name) = seq.next_element::<String>()? {
+                names.push(name);
+            }
+            Ok(names)
+        }
     }
-    let names: Vec<String> = match Wire::deserialize(d)? {
-        Wire::List(list) => list,
-        Wire::Joined(text) => text.split(',').map(|s| s.trim().to_owned()).collect(),
-        Wire::Null(()) => Vec::new(),
-    };
+    let names = d.deserialize_any(Names)?;
     let mut scopes: Vec<Scope> = Vec::new();
     for scope in names.iter().filter_map(|n| n.parse::<Scope>().ok()) {
         if !scopes.contains(&scope) {

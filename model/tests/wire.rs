@@ -219,3 +219,30 @@ fn token_scopes_read_from_a_joined_string_and_skip_unknown_names() {
     .unwrap();
     assert_eq!(tokens.scopes, vec![Scope::PostGet, Scope::UserGet]);
 }
+
+#[test]
+fn parents_and_user_refs_read_from_text_as_the_app_reads_them() {
+    // The app reads bodies with `serde_json::from_str`: the same shapes as
+    // above, through that reader.
+    let mut post = seed_post();
+    let text = serde_json::to_string(&post).unwrap();
+    let read: Post = serde_json::from_str(&text).unwrap();
+    assert_eq!(read.parent.post().map(|p| p.content.as_str()), Some("root"));
+    assert_eq!(read.parent.post().unwrap().author.username, seed_user()["username"]);
+    post["parent"] = json!("p-gone");
+    assert_eq!(serde_json::from_str::<Post>(&post.to_string()).unwrap().parent, Parent::Uuid("p-gone".into()));
+    post["parent"] = Value::Null;
+    assert_eq!(serde_json::from_str::<Post>(&post.to_string()).unwrap().parent, Parent::None);
+    for wrong in [json!(7), json!([1]), json!(true)] {
+        post["parent"] = wrong.clone();
+        assert!(serde_json::from_str::<Post>(&post.to_string()).is_err(), "parent {wrong} is refused");
+    }
+
+    let list = r#"{"followers": [{"uuid": "u-1", "username": "ada"}, "u-9"]}"#;
+    let list: FollowersList = serde_json::from_str(list).unwrap();
+    assert_eq!(list.followers[0].user().map(|u| u.username.as_str()), Some("ada"));
+    assert_eq!(list.followers[1], UserRef::Uuid("u-9".into()));
+    let page: UserPostsPage = serde_json::from_str(r#"{"user": null, "posts": []}"#).unwrap();
+    assert_eq!(page.user.uuid(), "", "a null user reads as none, as other nulls do");
+    assert!(serde_json::from_str::<UserPostsPage>(r#"{"user": 5, "posts": []}"#).is_err());
+}
