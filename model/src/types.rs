@@ -293,8 +293,16 @@ impl<'de> Deserialize<'de> for UserRef {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NewPost {
-    /// 1 to 500 characters (Unicode scalar values), not only whitespace.
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 500, pattern = r"\S"))]
+    /// 1 to 500 characters (Unicode scalar values), not only whitespace and
+    /// invisible characters, no NUL (`content.rs`).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 500,
+            pattern = r"^[^\u0000]*[^\s\u0000\u200B-\u200D\u2060\uFEFF][^\u0000]*$"
+        )
+    )]
     pub content: String,
     #[serde(default)]
     pub locked: bool,
@@ -310,8 +318,17 @@ pub struct NewPost {
 #[serde(deny_unknown_fields)]
 pub struct PostUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// 1 to 500 characters (Unicode scalar values), not only whitespace.
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 500, pattern = r"\S", nullable = false))]
+    /// 1 to 500 characters (Unicode scalar values), not only whitespace and
+    /// invisible characters, no NUL (`content.rs`).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 500,
+            pattern = r"^[^\u0000]*[^\s\u0000\u200B-\u200D\u2060\uFEFF][^\u0000]*$",
+            nullable = false
+        )
+    )]
     #[serde(deserialize_with = "present")]
     pub content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
