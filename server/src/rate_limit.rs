@@ -1,27 +1,64 @@
 //! Fixed-window rate limits kept in memory: requests per token, and failed
-//! sign-in attempts per (address, username).
+//! sign-in attempts per (address, username) and per address.
+//!
+//! Bounded: windows that have ended are swept at most once a second (a
+//! timer driven by the hits themselves, so an idle server holds nothing
+//! new), and at most `MAX_KEYS` keys are counted at once. When every one of
+//! them is a live window, a new key is refused until one ends: the limits
+//! fail closed rather than grow.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// The most keys counted at once.
+pub const MAX_KEYS: usize = 100_000;
+/// How often ended windows are swept.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
+struct Windows {
+    by_key: HashMap<String, (Instant, u32)>,
+    swept: Instant,
+}
+
 pub struct RateLimiter {
     limit: u32,
     window: Duration,
-    windows: Mutex<HashMap<String, (Instant, u32)>>,
+    max_keys: usize,
+    windows: Mutex<Windows>,
 }
 
 impl RateLimiter {
     pub fn new(limit: u32, window: Duration) -> Self {
-        RateLimiter { limit, window, windows: Mutex::new(HashMap::new()) }
+        Self::with_max_keys(limit, window, MAX_KEYS)
     }
 
-    /// Counts one hit on `key`; `Err(seconds)` when over the limit.
+    pub fn with_max_keys(limit: u32, window: Duration, max_keys: usize) -> Self {
+        let windows = Windows { by_key: HashMap::new(), swept: Instant::now() };
+        RateLimiter { limit, window, max_keys, windows: Mutex::new(windows) }
+    }
+
+    /// The keys counted now.
+    pub fn len(&self) -> usize {
+        self.windows.lock().unwrap_or_else(|e| e.into_inner()).by_key.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Counts one hit on `key`; `Err(seconds)` when over the limit, or when
+    /// `key` is new and the limiter is full.
     pub fn hit(&self, key: &str) -> Result<(), u64> {
         let now = Instant::now();
-        let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
-        if windows.len() > 100_000 {
+        let mut guard = self.windows.lock().unwrap_or_else(|e| e.into_inner());
+        let Windows { by_key: windows, swept } = &mut *guard;
+        if now.duration_since(*swept) >= SWEEP_EVERY || (windows.len() >= self.max_keys && !windows.contains_key(key)) {
             windows.retain(|_, (start, _)| now.duration_since(*start) < self.window);
+            *swept = now;
+        }
+        if windows.len() >= self.max_keys && !windows.contains_key(key) {
+            return Err(self.window.as_secs().max(1));
         }
         let entry = windows.entry(key.to_owned()).or_insert((now, 0));
         if now.duration_since(entry.0) >= self.window {
@@ -38,7 +75,7 @@ impl RateLimiter {
     /// Takes back one hit on `key`: what was counted did not count after all.
     pub fn refund(&self, key: &str) {
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(entry) = windows.get_mut(key) {
+        if let Some(entry) = windows.by_key.get_mut(key) {
             entry.1 = entry.1.saturating_sub(1);
         }
     }
@@ -58,5 +95,19 @@ mod tests {
         rl.refund("a");
         assert_eq!(rl.hit("a"), Ok(()), "a refunded hit frees its place");
         assert!(rl.hit("a").is_err());
+    }
+
+    #[test]
+    fn holds_at_most_max_keys_and_sweeps_ended_windows() {
+        let rl = RateLimiter::with_max_keys(5, Duration::from_millis(200), 3);
+        for key in ["a", "b", "c"] {
+            assert_eq!(rl.hit(key), Ok(()));
+        }
+        assert!(rl.hit("d").is_err(), "full of live windows: a new key is refused");
+        assert_eq!(rl.hit("a"), Ok(()), "a key already counted goes on");
+        assert_eq!(rl.len(), 3);
+        std::thread::sleep(Duration::from_millis(1100));
+        assert_eq!(rl.hit("d"), Ok(()), "ended windows were swept");
+        assert_eq!(rl.len(), 1, "only the new key is left");
     }
 }

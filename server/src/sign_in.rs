@@ -110,7 +110,11 @@ pub enum Wait {
 }
 
 pub struct SignInGuard {
+    /// Wrong passwords per (address, username).
     failures: RateLimiter,
+    /// Wrong passwords per address, whatever the username: password
+    /// spraying (one common password tried on many accounts) meets this one.
+    per_address: RateLimiter,
     /// One permit per checker thread: a permit held is a thread free.
     checks: Semaphore,
     checkers: std::sync::mpsc::Sender<Check>,
@@ -150,15 +154,22 @@ fn start_checkers(threads: usize) -> std::sync::mpsc::Sender<Check> {
 pub struct Attempt<'a> {
     guard: &'a SignInGuard,
     key: String,
+    address: String,
     _permit: SemaphorePermit<'a>,
 }
 
+/// Wrong passwords one address may make across usernames, for each one
+/// allowed per (address, username).
+pub const PER_ADDRESS_FACTOR: u32 = 5;
+
 impl SignInGuard {
-    /// `failures` wrong passwords per (address, username) in `window`;
-    /// `parallel` password checks at once.
+    /// `failures` wrong passwords per (address, username) in `window`, and
+    /// [`PER_ADDRESS_FACTOR`] times that per address; `parallel` password
+    /// checks at once.
     pub fn new(failures: u32, window: Duration, parallel: usize) -> Self {
         SignInGuard {
             failures: RateLimiter::new(failures, window),
+            per_address: RateLimiter::new(failures.saturating_mul(PER_ADDRESS_FACTOR), window),
             checks: Semaphore::new(parallel.max(1)),
             checkers: start_checkers(parallel.max(1)),
             queue_wait: Duration::from_secs(5),
@@ -167,16 +178,32 @@ impl SignInGuard {
 
     /// Counts an attempt for `username` from `client` before anything is
     /// hashed, then waits for a free password check.
+    /// `username` must be one a user can have (`accounts::check_username`):
+    /// anything else is refused by the caller before it is counted here, so
+    /// a key is at most an address and 30 characters.
     pub async fn begin(&self, client: IpAddr, username: &str) -> Result<Attempt<'_>, Wait> {
-        let key = format!("{client} {}", username.to_lowercase());
-        self.failures.hit(&key).map_err(Wait::TooManyFailures)?;
+        let address = client.to_string();
+        let key = format!("{address} {}", username.to_lowercase());
+        self.per_address.hit(&address).map_err(Wait::TooManyFailures)?;
+        if let Err(wait) = self.failures.hit(&key) {
+            self.per_address.refund(&address);
+            return Err(Wait::TooManyFailures(wait));
+        }
         match tokio::time::timeout(self.queue_wait, self.checks.acquire()).await {
-            Ok(Ok(permit)) => Ok(Attempt { guard: self, key, _permit: permit }),
+            Ok(Ok(permit)) => Ok(Attempt { guard: self, key, address, _permit: permit }),
             _ => {
                 self.failures.refund(&key);
+                self.per_address.refund(&address);
                 Err(Wait::Busy(1))
             }
         }
+    }
+}
+
+impl SignInGuard {
+    /// The keys counted now (per address and username, and per address).
+    pub fn counted(&self) -> usize {
+        self.failures.len() + self.per_address.len()
     }
 }
 
@@ -190,6 +217,7 @@ impl Attempt<'_> {
     /// The password was right: this attempt is not a failure.
     pub fn succeeded(self) {
         self.guard.failures.refund(&self.key);
+        self.guard.per_address.refund(&self.address);
     }
 }
 

@@ -1,10 +1,73 @@
 //! What a client controls cannot make the server hold memory without
 //! bound: the read cache ignores query strings, which no handler reads, and
-//! stays within its byte budget however many distinct reads arrive.
+//! stays within its byte budget however many distinct reads arrive; sign-in
+//! refuses a body over 16 KiB and a name no account can have before
+//! counting it; and the failure limits count per address as well as per
+//! (address, username).
 
 mod common;
 
+use common::flow::Flow;
 use common::Server;
+
+#[tokio::test]
+async fn sign_in_counts_only_names_an_account_can_have() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    // A megabyte of name is refused before it is read whole.
+    let huge = "a".repeat(1024 * 1024);
+    let (status, _, _) = flow.submit(&query, &huge, "wrong", &["user.get"], "allow").await;
+    assert_eq!(status, 413);
+    // Over 30 characters, or not letters, digits and underscores: refused,
+    // not counted, not shown again.
+    for name in ["a".repeat(31), "ada lovelace".to_owned(), "<script>".to_owned()] {
+        let (status, _, html) = flow.submit(&query, &name, "wrong", &["user.get"], "allow").await;
+        assert_eq!(status, 401, "{name}");
+        assert!(html.contains("Wrong username or password."));
+        assert!(!html.contains(&name), "the name is not echoed");
+    }
+    assert_eq!(server.sign_in_keys(), 0, "nothing was counted");
+    let (status, _, _) = flow.submit(&query, "ada", "wrong", &["user.get"], "allow").await;
+    assert_eq!(status, 401);
+    assert_eq!(server.sign_in_keys(), 2, "a real attempt is counted per name and per address");
+}
+
+#[tokio::test]
+async fn one_address_spraying_a_password_over_many_names_is_stopped() {
+    // 2 failures per (address, name), so 10 per address.
+    let server = Server::start_with(|o| {
+        o.sign_in_failures = 2;
+        o.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    let sprayer = Some("203.0.113.66");
+    for i in 0..10 {
+        let name = format!("user{i}");
+        assert_eq!(flow.submit_from(sprayer, &query, &name, "Summer2026", &["user.get"], "allow").await.0, 401);
+    }
+    let (status, _, html) = flow.submit_from(sprayer, &query, "ada", "Summer2026", &["user.get"], "allow").await;
+    assert_eq!(status, 429, "the eleventh name from one address waits: {html}");
+    let (status, _, _) = flow.submit_from(Some("198.51.100.7"), &query, "ada", "pw-ada", &["user.get"], "allow").await;
+    assert_eq!(status, 303, "another address is not locked out");
+}
+
+#[tokio::test]
+async fn right_passwords_never_count_as_failures() {
+    let server = Server::start_with(|o| o.sign_in_failures = 2).await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    for n in 0..6 {
+        let (status, location, _) = flow.submit(&query, "ada", "pw-ada", &["user.get"], "allow").await;
+        assert_eq!(status, 303, "sign-in {n} of 6, with a limit of 2 failures: {location}");
+    }
+    assert_eq!(server.sign_in_keys(), 2, "counted, then refunded, never over");
+}
 
 #[tokio::test]
 async fn query_strings_do_not_make_new_cache_entries() {

@@ -27,12 +27,17 @@ use std::net::SocketAddr;
 /// How long an authorization code may wait to be exchanged.
 const CODE_TTL_MS: i64 = 10 * 60 * 1000;
 
+/// The largest body sign-in and the token calls take: a consent form or a
+/// token request is well under 1 KB. Larger is 413, read no further.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/oauth/authorise", get(show).post(submit))
         .route("/api/oauth/code", post(exchange_code))
         .route("/api/oauth/refreshtoken", post(refresh))
         .route("/api/oauth/revoke", post(revoke))
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 /// The query of `/oauth/authorise`, also carried through the form.
@@ -186,6 +191,12 @@ pub async fn submit(
     let again =
         |status: StatusCode, error: &str| page::consent(status, &req, &checked, &username, &granted, Some(error));
 
+    // A name no account can have is refused before it is counted or
+    // shown again: it costs no memory, however long it is.
+    if crate::accounts::check_username(&username).is_err() {
+        let again = |status: StatusCode, error: &str| page::consent(status, &req, &checked, "", &granted, Some(error));
+        return again(StatusCode::UNAUTHORIZED, "Wrong username or password.");
+    }
     let client = client_address(peer.ip(), &headers, &state.limits.trusted_proxies);
     let attempt = match state.limits.sign_in.begin(client, &username).await {
         Ok(attempt) => attempt,

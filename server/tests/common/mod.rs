@@ -39,6 +39,11 @@ impl Server {
         &self.running.as_ref().unwrap().state.db
     }
 
+    /// The sign-in attempts counted now (keys of the failure limits).
+    pub fn sign_in_keys(&self) -> usize {
+        self.running.as_ref().unwrap().state.limits.sign_in.counted()
+    }
+
     /// The bytes the read cache holds now.
     pub fn read_cache_bytes(&self) -> usize {
         self.running.as_ref().unwrap().state.reads.bytes()
