@@ -564,3 +564,39 @@ async fn api_answers_are_compressed_for_clients_that_accept_it_but_oauth_answers
     assert_eq!(token_answer.status(), 401);
     assert!(token_answer.headers().get("content-encoding").is_none());
 }
+
+#[tokio::test]
+async fn replies_and_embedded_parents_only_for_a_token_that_may_read_them() {
+    let server = Server::start().await;
+    let ada_uuid = server.user("ada").await;
+    server.user("bob").await;
+    let (ada, bob) = (server.client("ada").await, server.client("bob").await);
+    let root = bob.send("bob's post", None).await;
+    let first = ada.send("ada's post", None).await;
+    let reply = ada.send("ada's reply", Some(&root)).await;
+    let deeper = ada.send("ada's reply to her reply", Some(&reply)).await;
+
+    // Without reply.get, a user's posts are their posts alone.
+    let no_replies = server.client_with("bob", &[Scope::UserGet, Scope::PostGet]).await;
+    let (status, page) = no_replies.get(&format!("/user/{ada_uuid}/posts/1")).await;
+    assert_eq!(status, 200, "{page}");
+    let listed: Vec<&str> = page["posts"].as_array().unwrap().iter().map(|p| p["uuid"].as_str().unwrap()).collect();
+    assert_eq!(listed, [first.as_str()], "no reply reaches a token without reply.get");
+    // With it, replies are there, newest first.
+    let (_, page) = bob.get(&format!("/user/{ada_uuid}/posts/1")).await;
+    let listed: Vec<&str> = page["posts"].as_array().unwrap().iter().map(|p| p["uuid"].as_str().unwrap()).collect();
+    assert_eq!(listed, [deeper.as_str(), reply.as_str(), first.as_str()]);
+
+    // Only reply.get: a reply's top-level parent is its uuid, not its content.
+    let replies_only = server.client_with("bob", &[Scope::ReplyGet]).await;
+    let (status, got) = replies_only.get(&format!("/post/{reply}")).await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["parent"], root.as_str(), "the parent post is given as its uuid");
+    // A reply's parent that is a reply is readable with reply.get.
+    let (_, got) = replies_only.get(&format!("/post/{deeper}")).await;
+    assert_eq!(got["parent"]["uuid"], reply.as_str());
+    assert_eq!(got["parent"]["content"], "ada's reply");
+    // With post.get too, the parent post is embedded as before.
+    let (_, got) = bob.get(&format!("/post/{reply}")).await;
+    assert_eq!(got["parent"]["content"], "bob's post");
+}

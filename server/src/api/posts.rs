@@ -28,7 +28,7 @@ fn check_content(text: &str) -> Result<()> {
 async fn visible_post(state: &AppState, caller: &Caller, uuid: &str, op: Operation) -> Result<(i64, Post)> {
     let (id, mut post) = find_post(&state.db, caller.user_id, uuid).await?.ok_or_else(not_found)?;
     caller.require(op, subject(&post))?;
-    embed_parents(&state.db, caller.user_id, std::slice::from_mut(&mut post)).await?;
+    embed_parents(&state.db, caller, std::slice::from_mut(&mut post)).await?;
     Ok((id, post))
 }
 

@@ -4,7 +4,8 @@
 
 use crate::db::Db;
 use crate::error::Result;
-use perch_model::{Application, Badge, Parent, Post, Timestamp, User};
+use crate::extractor::Caller;
+use perch_model::{Application, Badge, Operation, Parent, Post, Subject, Timestamp, User};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
@@ -108,8 +109,10 @@ const POSTS_IN: &str = concat!(post_select!(), " WHERE p.uuid IN (SELECT value F
 pub enum PostPage {
     /// The replies to the post whose uuid is the key, oldest first.
     Replies,
-    /// The posts of the user whose row id is the key, newest first.
+    /// The posts and replies of the user whose row id is the key, newest first.
     ByAuthor,
+    /// The same without replies: for a token without `reply.get`.
+    TopLevelByAuthor,
 }
 
 impl PostPage {
@@ -121,6 +124,10 @@ impl PostPage {
             PostPage::ByAuthor => concat!(
                 post_select!(),
                 " WHERE p.author_id = ?2 ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4"
+            ),
+            PostPage::TopLevelByAuthor => concat!(
+                post_select!(),
+                " WHERE p.author_id = ?2 AND p.parent_uuid IS NULL ORDER BY p.created_ms DESC, p.id DESC LIMIT ?3 OFFSET ?4"
             ),
         }
     }
@@ -188,7 +195,7 @@ where
 /// Replaces each reply's parent uuid by the parent post, one level deep
 /// (the parent's own parent stays a uuid), in one query for the whole list.
 /// A deleted parent stays a uuid.
-pub async fn embed_parents(db: &Db, caller: i64, posts: &mut [Post]) -> Result<()> {
+pub async fn embed_parents(db: &Db, caller: &Caller, posts: &mut [Post]) -> Result<()> {
     let mut wanted: Vec<String> = posts
         .iter()
         .filter_map(|p| match &p.parent {
@@ -202,10 +209,19 @@ pub async fn embed_parents(db: &Db, caller: i64, posts: &mut [Post]) -> Result<(
         return Ok(());
     }
     let wanted = serde_json::to_string(&wanted).map_err(|e| crate::error::Error::Internal(e.into()))?;
-    let parents: Vec<Post> =
-        sqlx::query(POSTS_IN).bind(caller).bind(wanted).fetch_all(db).await?.iter().map(post_from_row).collect();
+    let parents: Vec<Post> = sqlx::query(POSTS_IN)
+        .bind(caller.user_id)
+        .bind(wanted)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(post_from_row)
+        .collect();
+    // Least privilege: a parent the token may not read (a post without
+    // `post.get`, a reply without `reply.get`) stays its uuid string.
+    let readable = |p: &&Post| caller.require(Operation::GetPost, Subject::of(p.parent.is_reply())).is_ok();
     for post in posts.iter_mut() {
-        if let Some(parent) = parents.iter().find(|p| Some(p.uuid.as_str()) == post.parent.uuid()) {
+        if let Some(parent) = parents.iter().filter(readable).find(|p| Some(p.uuid.as_str()) == post.parent.uuid()) {
             post.parent = Parent::Post(Box::new(parent.clone()));
         }
     }
