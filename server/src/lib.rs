@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod api;
+pub mod connections;
 pub mod db;
 pub mod demo;
 pub mod error;
@@ -20,7 +21,6 @@ pub mod tokens;
 use axum::http::{header, HeaderValue, Method};
 use axum::Router;
 use rate_limit::RateLimiter;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,6 +61,8 @@ pub struct ServeOptions {
     /// How long a just-retired refresh token answers its successor pair
     /// again (`tokens::REFRESH_GRACE`).
     pub refresh_grace: Duration,
+    /// Header, body and shutdown timeouts (`connections.rs`).
+    pub timeouts: connections::Timeouts,
 }
 
 impl Default for ServeOptions {
@@ -78,6 +80,7 @@ impl Default for ServeOptions {
             trusted_proxies: Vec::new(),
             read_cache_bytes: read_cache::DEFAULT_BUDGET,
             refresh_grace: tokens::REFRESH_GRACE,
+            timeouts: connections::Timeouts::default(),
         }
     }
 }
@@ -199,18 +202,13 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let task = tokio::spawn(connections::serve(listener, app, options.timeouts, stopped));
     Ok(Running { state, stop, task })
 }
 
 impl Running {
-    /// Finishes in-flight requests, closes the database, and returns.
+    /// Finishes in-flight requests (for at most the shutdown timeout, then
+    /// cuts them off), closes the database, and returns.
     pub async fn stop(self) -> anyhow::Result<()> {
         let _ = self.stop.send(());
         self.task.await??;
