@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline lighthouse
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline bench-abuse lighthouse
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -76,6 +76,11 @@ bench-render: setup app
 # Benchmark, not a test: the server's throughput against ping.
 bench-server:
 	./scripts/bench-server.sh
+
+# Benchmark, not a test: issue 23's attacks and a 60 s mixed load on the
+# release server: 5xx count, memory, requests/s, p50/p99, time to stop.
+bench-abuse: setup
+	./scripts/bench-abuse.sh
 
 # Benchmark, not a test: the home timeline in Chromium with 50 follows.
 bench-timeline: setup app
