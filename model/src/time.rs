@@ -244,4 +244,63 @@ mod tests {
             assert_eq!(Timestamp::parse(&t.to_rfc3339()), Some(t));
         }
     }
+
+    #[test]
+    fn negative_offsets_are_behind_utc() {
+        // 07:00 at -05:00 is noon UTC; at +05:00 it would be 02:00.
+        assert_eq!(Timestamp::parse("2026-11-22T07:00:00-05:00"), Some(Timestamp(NOON)));
+        assert_eq!(Timestamp::parse("2026-11-22T17:00:00+05:00"), Some(Timestamp(NOON)));
+        assert_eq!(Timestamp::parse("2026-11-22T11:30:00-00:30"), Some(Timestamp(NOON)));
+    }
+
+    #[test]
+    fn the_calendar_is_the_real_one() {
+        // Leap years: every 4th, not every 100th, every 400th.
+        assert!(Timestamp::parse("2024-02-29 00:00:00").is_some());
+        assert!(Timestamp::parse("2000-02-29 00:00:00").is_some());
+        for bad in ["2026-02-29 00:00:00", "1900-02-29 00:00:00", "2024-02-30 00:00:00"] {
+            assert_eq!(Timestamp::parse(bad), None, "{bad}");
+        }
+        // Thirty days hath September, April, June and November.
+        for month in ["04", "06", "09", "11"] {
+            assert!(Timestamp::parse(&format!("2026-{month}-30 00:00:00")).is_some(), "{month}-30");
+            assert_eq!(Timestamp::parse(&format!("2026-{month}-31 00:00:00")), None, "{month}-31");
+        }
+        for month in ["01", "03", "05", "07", "08", "10", "12"] {
+            assert!(Timestamp::parse(&format!("2026-{month}-31 00:00:00")).is_some(), "{month}-31");
+        }
+        assert_eq!(Timestamp::parse("2026-00-10 00:00:00"), None);
+        assert_eq!(Timestamp::parse("2026-11-00 00:00:00"), None);
+    }
+
+    #[test]
+    fn hours_minutes_and_seconds_stay_in_range() {
+        assert!(Timestamp::parse("2026-11-22 23:59:59").is_some());
+        assert!(Timestamp::parse("2026-12-31 23:59:60").is_some(), "a leap second is read");
+        for bad in ["2026-11-22 24:00:00", "2026-11-22 12:60:00", "2026-11-22 12:00:61"] {
+            assert_eq!(Timestamp::parse(bad), None, "{bad}");
+        }
+        // A leap second reads as the second before it.
+        assert_eq!(Timestamp::parse("2026-11-22T11:59:60Z"), Timestamp::parse("2026-11-22T11:59:59Z"));
+    }
+
+    #[test]
+    fn fractions_of_any_length_and_separators_exactly() {
+        assert_eq!(Timestamp::parse("2026-11-22T12:00:00.5Z"), Some(Timestamp(NOON + 500)));
+        assert_eq!(Timestamp::parse("2026-11-22T12:00:00.05Z"), Some(Timestamp(NOON + 50)));
+        assert_eq!(Timestamp::parse("2026-11-22T12:00:00.Z"), None, "a dot needs digits");
+        for bad in ["2026/11/22 12:00:00", "2026-11-22_12:00:00", "2026-11-22 12.00.00", "2026-11-22T12:00:00+01"] {
+            assert_eq!(Timestamp::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn unix_numbers_switch_from_seconds_to_milliseconds_at_ten_to_the_eleven() {
+        assert_eq!(Timestamp::from_unix_number(99_999_999_999), Timestamp(99_999_999_999_000));
+        assert_eq!(Timestamp::from_unix_number(100_000_000_000), Timestamp(100_000_000_000));
+        // Before 1970, as seconds and as milliseconds.
+        assert_eq!(Timestamp::from_unix_number(-86_400), Timestamp(-86_400_000));
+        assert_eq!(Timestamp::from_unix_number(-100_000_000_000), Timestamp(-100_000_000_000));
+        assert_eq!(Timestamp::from_unix_number(-86_400).to_rfc3339(), "1969-12-31T00:00:00.000Z");
+    }
 }

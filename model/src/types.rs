@@ -524,3 +524,18 @@ fn scopes_tolerant<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Scope>, D::Err
     }
     Ok(scopes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parent_says_whether_its_post_is_a_reply() {
+        assert!(!Parent::None.is_reply());
+        assert!(Parent::Uuid("p-1".into()).is_reply());
+        let post = Post { uuid: "p-2".into(), ..Post::default() };
+        assert!(Parent::Post(Box::new(post)).is_reply());
+        assert_eq!(Parent::Uuid("p-1".into()).uuid(), Some("p-1"));
+        assert_eq!(Parent::None.uuid(), None);
+    }
+}

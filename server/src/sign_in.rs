@@ -252,6 +252,25 @@ mod tests {
     }
 
     #[test]
+    fn blocks_whose_prefix_is_not_a_whole_byte_match_the_right_bits() {
+        let b20: Cidr = "10.1.16.0/20".parse().unwrap();
+        assert!(b20.contains(ip("10.1.16.1")) && b20.contains(ip("10.1.31.255")));
+        assert!(!b20.contains(ip("10.1.15.255")) && !b20.contains(ip("10.1.32.0")));
+        let b12: Cidr = "172.16.0.0/12".parse().unwrap();
+        assert!(
+            b12.contains(ip("172.31.255.255")) && !b12.contains(ip("172.32.0.0")) && !b12.contains(ip("172.15.0.1"))
+        );
+        let b1: Cidr = "128.0.0.0/1".parse().unwrap();
+        assert!(b1.contains(ip("200.1.1.1")) && !b1.contains(ip("127.255.255.255")));
+        let b31: Cidr = "192.0.2.6/31".parse().unwrap();
+        assert!(b31.contains(ip("192.0.2.7")) && !b31.contains(ip("192.0.2.5")) && !b31.contains(ip("192.0.2.8")));
+        let v6: Cidr = "2001:db8:8000::/33".parse().unwrap();
+        assert!(v6.contains(ip("2001:db8:ffff::1")) && !v6.contains(ip("2001:db8:7fff::1")));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains(ip("203.0.113.9")));
+    }
+
+    #[test]
     fn forwarded_for_is_read_only_from_trusted_proxies() {
         let proxies = ["127.0.0.1/32".parse().unwrap(), "10.0.0.0/8".parse().unwrap()];
         let header = forwarded("6.6.6.6, 203.0.113.9, 10.0.0.2");

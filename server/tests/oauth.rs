@@ -326,3 +326,47 @@ async fn an_expired_access_token_is_401() {
     assert_error(&answer, 401);
     assert!(answer.1["_message"].as_str().unwrap().contains("expired"));
 }
+
+#[tokio::test]
+async fn a_code_lives_ten_minutes_and_an_expired_one_is_refused() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let code = flow.code("user.get", &["user.get"]).await;
+    let code_hash = perch_server::tokens::hash(&code);
+    let expires: i64 = sqlx::query_scalar("SELECT expires_ms FROM auth_codes WHERE hash = ?")
+        .bind(&code_hash)
+        .fetch_one(server.db())
+        .await
+        .unwrap();
+    let left = expires - perch_server::db::now_ms();
+    assert!((9 * 60_000..=10 * 60_000).contains(&left), "a code lives 10 minutes, not {left} ms");
+    sqlx::query("UPDATE auth_codes SET expires_ms = ? WHERE hash = ?")
+        .bind(perch_server::db::now_ms() - 1)
+        .bind(&code_hash)
+        .execute(server.db())
+        .await
+        .unwrap();
+    let answer = flow.exchange(&code, VERIFIER).await;
+    assert_error(&answer, 400);
+    assert!(answer.1["_message"].as_str().unwrap().contains("expired"), "{}", answer.1);
+}
+
+#[tokio::test]
+async fn a_pkce_challenge_shorter_than_43_characters_gets_an_error_page() {
+    let server = Server::start().await;
+    let flow = Flow::new(&server).await;
+    let good = flow.query(&flow.redirect_uri, "user.get");
+    assert_eq!(flow.page(&good).await.0, 200);
+    for challenge in ["", "abc", &"a".repeat(42)] {
+        let query: Vec<(&str, String)> = good
+            .iter()
+            .map(|(k, v)| (*k, if *k == "code_challenge" { challenge.to_owned() } else { v.clone() }))
+            .collect();
+        let (status, html) = flow.page(&query).await;
+        assert_eq!(status, 400, "a challenge of {} characters: {html}", challenge.len());
+    }
+    let query: Vec<(&str, String)> =
+        good.iter().map(|(k, v)| (*k, if *k == "code_challenge" { "a".repeat(43) } else { v.clone() })).collect();
+    assert_eq!(flow.page(&query).await.0, 200, "43 characters is enough");
+}

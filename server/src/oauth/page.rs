@@ -149,3 +149,38 @@ fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Sco
         user = escape(username),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{escape, origin_of};
+
+    #[test]
+    fn every_character_that_could_end_text_or_an_attribute_is_escaped() {
+        assert_eq!(escape(r#"<a href="x">&'"#), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(escape("plain text, é"), "plain text, é");
+        // Escaping twice shows the first escape, not its meaning.
+        assert_eq!(escape("&lt;"), "&amp;lt;");
+    }
+
+    #[test]
+    fn a_form_may_post_only_to_a_plain_http_or_https_origin() {
+        assert_eq!(
+            origin_of("https://Perch.Example:8443/oauth/callback?x=1").as_deref(),
+            Some("https://perch.example:8443")
+        );
+        assert_eq!(origin_of("http://127.0.0.1:8080/oauth/callback").as_deref(), Some("http://127.0.0.1:8080"));
+        assert_eq!(origin_of("http://[::1]:8080#x").as_deref(), Some("http://[::1]:8080"));
+        for bad in [
+            "ftp://perch.example/",
+            "javascript://x",
+            "https:///path",
+            "https://user@perch.example/",
+            "https://perch.example;evil/",
+            "https://per ch.example/",
+            "https://perch.example\\@evil/",
+            "perch.example/callback",
+        ] {
+            assert_eq!(origin_of(bad), None, "{bad}");
+        }
+    }
+}

@@ -35,7 +35,7 @@ impl Server {
         (base, start(listener, options.clone()).await.unwrap())
     }
 
-    fn db(&self) -> &perch_server::db::Db {
+    pub fn db(&self) -> &perch_server::db::Db {
         &self.running.as_ref().unwrap().state.db
     }
 
