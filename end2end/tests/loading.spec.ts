@@ -42,11 +42,17 @@ test('a profile opened again shows the bio that reading it again brought', async
   await expect(page.getByRole('feed', { name: 'Posts' }).locator('article').first()).toBeVisible();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
-  // The next read of the user answers a new bio, as after an edit elsewhere.
-  await page.route(/\/api\/v1\/user\/[^/]+$/, async (route) => {
+  // From now on the server answers a new bio, as after an edit elsewhere:
+  // in the user, and in the author of each of the user's posts (reading
+  // again reads both, and whichever answers last is kept).
+  const since = (u: any) => (u && u.username === 'sam' ? { ...u, bio: 'A bio written since' } : u);
+  await page.route(/\/api\/v1\/user\/[^/]+(\/posts\/\d+)?$/, async (route) => {
     const res = await route.fetch();
-    const user = await res.json();
-    await route.fulfill({ response: res, json: { ...user, bio: 'A bio written since' } });
+    const body = await res.json();
+    const json = Array.isArray(body.posts)
+      ? { ...body, posts: body.posts.map((p: any) => ({ ...p, author: since(p.author) })) }
+      : since(body);
+    await route.fulfill({ response: res, json });
   });
   await page.goBack();
   await expect(page.locator('.bio')).toHaveText('A bio written since');
