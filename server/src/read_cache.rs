@@ -55,13 +55,13 @@ fn cost(key: &str, body: &Bytes) -> usize {
 /// The kept answers, and the order they were kept in (oldest first; an
 /// answer kept again is queued again, and its older place skipped).
 #[derive(Default)]
-struct Store {
+struct KeptAnswers {
     by_key: HashMap<String, Kept>,
     order: VecDeque<(String, Instant)>,
     bytes: usize,
 }
 
-impl Store {
+impl KeptAnswers {
     fn remove(&mut self, key: &str) {
         if let Some(old) = self.by_key.remove(key) {
             self.bytes -= cost(key, &old.body);
@@ -84,14 +84,14 @@ impl Store {
     }
 
     fn clear(&mut self) {
-        *self = Store::default();
+        *self = KeptAnswers::default();
     }
 }
 
 pub struct ReadCache {
     generation: AtomicU64,
     budget: usize,
-    kept: Mutex<Store>,
+    kept: Mutex<KeptAnswers>,
 }
 
 impl Default for ReadCache {
@@ -106,7 +106,7 @@ impl ReadCache {
         ReadCache { generation: AtomicU64::new(0), budget, kept: Mutex::default() }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, KeptAnswers> {
         self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
