@@ -124,6 +124,7 @@ test('coming back while a post is sent shows it sending, then an empty box', asy
 });
 
 test('moving on while an edit is saved, a like or a follow is sent, or a post deleted: no crash', async ({ page }) => {
+  const edited = `edited while moving on ${Date.now()}`;
   const mine = await post(page, 'tomas', 'to be edited while moving on');
   const doomed = await post(page, 'tomas', 'to be deleted while moving on');
   const theirs = await post(page, 'sam', 'to be liked while moving on');
@@ -136,13 +137,13 @@ test('moving on while an edit is saved, a like or a follow is sent, or a post de
   await page.goto(`/post/${mine}`);
   const card = page.locator('article.focused');
   await card.getByRole('button', { name: 'Edit' }).click();
-  await card.getByLabel('Edit post text').fill('edited while moving on');
+  await card.getByLabel('Edit post text').fill(edited);
   const save = await hold(page, 'PATCH', /\/api\/v1\/post\/[^/]+$/);
   await card.getByRole('button', { name: 'Save' }).click();
   await save.seen;
   await away();
   save.release();
-  await expect.poll(async () => (await api(page, token('tomas'), `/post/${mine}`)).content).toBe('edited while moving on');
+  await expect.poll(async () => (await api(page, token('tomas'), `/post/${mine}`)).content).toBe(edited);
 
   await page.goto(`/post/${theirs}`);
   const like = await hold(page, 'POST', /\/like$/);
@@ -173,5 +174,5 @@ test('moving on while an edit is saved, a like or a follow is sent, or a post de
   await expect.poll(async () => (await page.request.get(`/api/v1/post/${doomed}`, { headers: auth('tomas') })).status()).toBe(404);
   // The app still works after all of it.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
-  await expect(page.getByRole('feed', { name: 'Posts' }).getByText('edited while moving on')).toBeVisible();
+  await expect(page.getByRole('feed', { name: 'Posts' }).getByText(edited)).toBeVisible();
 });

@@ -161,6 +161,39 @@ test('an edit in progress is a draft: a reload opens it again', async ({ page })
   await expect(page.locator('article.focused').getByLabel('Edit post text')).toHaveCount(0);
 });
 
+/** Ines's new post, open in its thread with its edit typed, not saved. */
+async function editTyped(page: Page, before: string, after: string) {
+  await signInWithToken(page, 'ines');
+  const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('ines')}` }, data: { content: before } })).json();
+  await page.goto(`/post/${post.uuid}`);
+  const card = page.locator('article.focused');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByLabel('Edit post text').fill(after);
+  return { uuid: post.uuid as string, card };
+}
+
+const drafts = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('perch.draft.')));
+
+test('a reload while an edit is saved shows the saved post, not the edit again', async ({ page }) => {
+  const { uuid, card } = await editTyped(page, 'before a reload mid-save', 'saved as the page reloads');
+  const saved = new Promise<void>((resolve) =>
+    page.route(`**/api/v1/post/${uuid}`, async (route) => {
+      if (route.request().method() !== 'PATCH') return route.fallback();
+      await route.fetch();
+      resolve();
+      // The answer never comes: the page reloads first.
+      await new Promise(() => {});
+    }),
+  );
+  await card.getByRole('button', { name: 'Save' }).click();
+  await saved;
+  await page.reload();
+  const after = page.locator('article.focused');
+  await expect(after).toContainText('saved as the page reloads');
+  await expect(after.getByLabel('Edit post text')).toHaveCount(0);
+  expect(await drafts(page)).toEqual([]);
+});
+
 test('a like whose answer was lost shows what the server did', async ({ page }) => {
   await signInWithToken(page, 'tomas');
   const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('ines')}` }, data: { content: 'like me, answer lost' } })).json();

@@ -4,7 +4,6 @@
 //! rendered as text nodes and links only, never as markup.
 
 use crate::browser::dom::DomId;
-use crate::browser::web_storage::DraftContext;
 use crate::routes::AppPath;
 use crate::store::use_store;
 use crate::text::{segments, Segment};
@@ -93,7 +92,7 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
     let own = session.user().is_some_and(|me| me.uuid == post.author.uuid);
     let signed_in = session.is_signed_in();
     // An edit left in progress (a reload, another tab) opens again.
-    let editing = own.then(|| use_store().writing(DraftContext::Edit(post.uuid.clone())).open);
+    let editing = own.then(|| use_store().edit_open(&post));
     let editing = move || editing.as_ref().is_some_and(|open| open.get());
     let thread = AppPath::Thread(&post.uuid).href();
     let author = post.author.clone();

@@ -18,7 +18,7 @@ use crate::account::drafts::{Draft, LocalStorage};
 use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
 use leptos::prelude::*;
-use perch_model::{validate_content, NewPost, PostUpdate};
+use perch_model::{validate_content, NewPost, Post, PostUpdate};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -156,6 +156,21 @@ impl Store {
             }
             writing.busy.set(false);
         });
+    }
+
+    /// Whether the edit of the account's `post` is open on its card. A kept
+    /// edit whose text is the post's content already is no draft (its save
+    /// reached the server, and the page was closed before the answer): it
+    /// is thrown away rather than opened again.
+    pub fn edit_open(&self, post: &Post) -> ArcRwSignal<bool> {
+        let context = DraftContext::Edit(post.uuid.clone());
+        let writing = self.writing(context.clone());
+        let draft = self.draft(context);
+        if !writing.busy.get_untracked() && draft.restore() == post.content {
+            draft.discard();
+            writing.open.set(false);
+        }
+        writing.open
     }
 
     /// Opens the edit of the account's post `uuid`, with the kept draft if
