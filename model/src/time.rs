@@ -93,20 +93,14 @@ impl Timestamp {
         Some(Timestamp(secs * 1000 + millis))
     }
 
-    /// The canonical form: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    /// The canonical form: `YYYY-MM-DDTHH:MM:SS.mmmZ`, in UTC.
     pub fn to_rfc3339(self) -> String {
-        let (y, mo, d, h, mi, s, ms) = self.parts();
-        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ms:03}Z")
-    }
-
-    /// Calendar parts in UTC: year, month, day, hour, minute, second, millisecond.
-    pub fn parts(self) -> (i64, i64, i64, i64, i64, i64, i64) {
         let ms = self.0.rem_euclid(1000);
         let secs = self.0.div_euclid(1000);
-        let days = secs.div_euclid(86_400);
+        let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
         let sod = secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        (y, m, d, sod / 3600, sod % 3600 / 60, sod % 60, ms)
+        let (h, mi, s) = (sod / 3600, sod % 3600 / 60, sod % 60);
+        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ms:03}Z")
     }
 }
 
