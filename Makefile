@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline bench-abuse lighthouse
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline bench-abuse lighthouse mutants
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -90,3 +90,10 @@ bench-timeline: setup app
 # cache, 3 runs each, on the release app and server (docs/performance.md).
 lighthouse: setup app
 	./scripts/lighthouse.sh
+
+# A check, not part of `make test` (about two hours): cargo-mutants 27.1.0,
+# pinned, on the server's security code and the wire model; prints the
+# score and fails on any mutant no test catches (.cargo/mutants.toml says
+# which files, and which mutants are left out and why).
+mutants:
+	./scripts/mutants.sh
