@@ -20,10 +20,6 @@ pub struct Timestamp(pub i64);
 const SECONDS_LIMIT: i64 = 100_000_000_000;
 
 impl Timestamp {
-    pub fn from_millis(ms: i64) -> Self {
-        Timestamp(ms)
-    }
-
     pub fn millis(self) -> i64 {
         self.0
     }
@@ -286,6 +282,16 @@ mod tests {
         for bad in ["2026/11/22 12:00:00", "2026-11-22_12:00:00", "2026-11-22 12.00.00", "2026-11-22T12:00:00+01"] {
             assert_eq!(Timestamp::parse(bad), None, "{bad}");
         }
+        // Each separator is checked, not only the first that differs.
+        for bad in ["2026/11-22 12:00:00", "2026-11/22 12:00:00", "2026-11-22 12.00:00", "2026-11-22 12:00.00"] {
+            assert_eq!(Timestamp::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn millis_are_milliseconds_since_1970() {
+        assert_eq!(Timestamp::parse("1970-01-01T00:00:01.5Z").map(Timestamp::millis), Some(1_500));
+        assert_eq!(Timestamp::parse("1969-12-31T23:59:59Z").map(Timestamp::millis), Some(-1_000));
     }
 
     #[test]
