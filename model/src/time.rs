@@ -210,6 +210,10 @@ mod tests {
             ("1795348800123", NOON + 123),
             ("\"1795348800\"", NOON),
             ("1795348800.5", NOON + 500),
+            // Negative numbers, before 1970; 10^11 as a float is milliseconds.
+            ("-86400", -86_400_000),
+            ("100000000000.0", 100_000_000_000),
+            ("99999999999.0", 99_999_999_999_000),
         ];
         for (json, want) in cases {
             let got: Timestamp = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
@@ -286,6 +290,29 @@ mod tests {
         for bad in ["2026/11-22 12:00:00", "2026-11/22 12:00:00", "2026-11-22 12.00:00", "2026-11-22 12:00.00"] {
             assert_eq!(Timestamp::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn every_day_of_three_leap_centuries_has_its_own_date_in_order() {
+        // From 1599 to 2401: century years that are leap (1600, 2000, 2400)
+        // and not (1700, 1800, 1900, 2100...), each era's last day included.
+        let mut day = days_from_civil(1599, 1, 1);
+        for y in 1599..=2401 {
+            for m in 1..=12 {
+                for d in 1..=days_in_month(y, m) {
+                    assert_eq!(days_from_civil(y, m, d), day, "{y}-{m}-{d}");
+                    assert_eq!(civil_from_days(day), (y, m, d), "day {day}");
+                    day += 1;
+                }
+            }
+        }
+        assert_eq!(Timestamp::parse("2000-02-29T00:00:00Z").unwrap().to_rfc3339(), "2000-02-29T00:00:00.000Z");
+        assert_eq!(Timestamp::parse("2100-02-29T00:00:00Z"), None);
+    }
+
+    #[test]
+    fn displays_as_its_canonical_form() {
+        assert_eq!(Timestamp(NOON).to_string(), "2026-11-22T12:00:00.000Z");
     }
 
     #[test]

@@ -501,9 +501,6 @@ fn scopes_tolerant<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Scope>, D::Err
         fn visit_unit<E: de::Error>(self) -> Result<Vec<String>, E> {
             Ok(Vec::new())
         }
-        fn visit_none<E: de::Error>(self) -> Result<Vec<String>, E> {
-            Ok(Vec::new())
-        }
         fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<String>, E> {
             Ok(text.split(',').map(|s| s.trim().to_owned()).collect())
         }

@@ -221,6 +221,40 @@ fn token_scopes_read_from_a_joined_string_and_skip_unknown_names() {
 }
 
 #[test]
+fn token_scopes_read_null_as_none() {
+    let tokens: TokenSet = serde_json::from_str(
+        r#"{"token": "t", "token_expires_at": 1795348800, "refresh_token": "r",
+            "refresh_token_expires_at": 1795348800, "scopes": null}"#,
+    )
+    .unwrap();
+    assert_eq!(tokens.scopes, vec![]);
+}
+
+#[test]
+fn a_body_of_the_wrong_shape_is_refused_saying_what_was_expected() {
+    // These words reach a client in a 422 or an error log: they must say
+    // what the field may be.
+    let cases = [
+        (
+            r#"{"token": "t", "token_expires_at": 1, "refresh_token": "r", "refresh_token_expires_at": 1, "scopes": 7}"#,
+            "a list of names, a comma-separated string or null",
+        ),
+        (
+            r#"{"token": "t", "token_expires_at": true, "refresh_token": "r", "refresh_token_expires_at": 1}"#,
+            "an RFC 3339 time",
+        ),
+    ];
+    for (body, expected) in cases {
+        let error = serde_json::from_str::<TokenSet>(body).unwrap_err().to_string();
+        assert!(error.contains(expected), "{error}");
+    }
+    let mut post = seed_post();
+    post["parent"] = json!(7);
+    let error = serde_json::from_str::<Post>(&post.to_string()).unwrap_err().to_string();
+    assert!(error.contains("null, a post's uuid or a post"), "{error}");
+}
+
+#[test]
 fn parents_and_user_refs_read_from_text_as_the_app_reads_them() {
     // The app reads bodies with `serde_json::from_str`: the same shapes as
     // above, through that reader.
