@@ -130,6 +130,11 @@ pub fn return_path(next: Option<&str>) -> String {
     }
 }
 
+/// The sign-in page for one more account, while one is signed in.
+pub fn add_account_href() -> String {
+    format!("{}?add", AppPath::SignIn)
+}
+
 /// The sign-in page's address, returning to `here` afterwards.
 pub fn signin_href(here: &str) -> String {
     let next = return_path(Some(here));

@@ -3,9 +3,15 @@
 //! provided at the top of the app; every page reads it from context.
 //! The token is never put in a URL or logged.
 //!
-//! Tabs share one session. A refresh, sign-in or sign-out in another tab
-//! arrives as a `storage` event (`follow_other_tabs`); a tab never writes
-//! back a session older than the one kept (`save_over`).
+//! Several accounts can be signed in; one is current for the whole browser.
+//! The others wait in `perch.accounts` with their tokens, most recently
+//! current first. Signing in while signed in adds an account; switching
+//! makes another one current and loads Home afresh, so nothing of the one
+//! before stays on screen or in memory.
+//!
+//! Tabs share one session. A refresh, sign-in, switch or sign-out in
+//! another tab arrives as a `storage` event (`follow_other_tabs`); a tab
+//! never writes back a session older than the one kept (`save_over`).
 
 use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
@@ -53,15 +59,37 @@ impl Signed {
     }
 }
 
+/// At most this many accounts are signed in at once on one browser.
+pub const MAX_ACCOUNTS: usize = 10;
+
 #[derive(Clone, Copy)]
 pub struct Session {
+    /// The current account.
     signed: RwSignal<Option<Signed>>,
+    /// The other accounts signed in here, most recently current first.
+    others: RwSignal<Vec<Signed>>,
 }
 
 impl Session {
     /// The session saved by an earlier visit, if any.
     pub fn restore() -> Self {
-        Session { signed: RwSignal::new(web_storage::get_json::<Signed>(&Key::Session)) }
+        let signed = web_storage::get_json::<Signed>(&Key::Session);
+        let others = kept_others(signed.as_ref());
+        Session { signed: RwSignal::new(signed), others: RwSignal::new(others) }
+    }
+
+    /// The other accounts signed in on this browser (reactive).
+    pub fn others(&self) -> Vec<Signed> {
+        self.others.get()
+    }
+
+    pub fn others_untracked(&self) -> Vec<Signed> {
+        self.others.get_untracked()
+    }
+
+    /// Whether one more account may be added.
+    pub fn can_add(&self) -> bool {
+        self.others.with(Vec::len) + 1 < MAX_ACCOUNTS
     }
 
     pub fn signed_untracked(&self) -> Option<Signed> {
@@ -88,9 +116,34 @@ impl Session {
         (!missing.is_empty()).then(|| refusal_text(&missing))
     }
 
-    pub fn sign_in(&self, signed: Signed) {
+    /// Makes `signed` the current account. Signing in while another
+    /// account is current adds this one: the other is kept, and `true` says
+    /// so (the caller then loads the page afresh, leaving nothing of the
+    /// other account in memory).
+    pub fn sign_in(&self, signed: Signed) -> bool {
+        let before = self.signed.get_untracked().filter(|b| b.user.uuid != signed.user.uuid);
+        let added = before.is_some();
+        let mut others = self.others.get_untracked();
+        others.splice(0..0, before);
+        tidy(&mut others, Some(&signed));
+        save_others(&others);
+        self.others.set(others);
         save(Some(&signed));
         self.signed.set(Some(signed));
+        added
+    }
+
+    /// Makes the kept account `uuid` current in every tab, and opens Home
+    /// where that account left it, loaded afresh.
+    pub fn switch_to(&self, uuid: &str) {
+        let mut others = self.others.get_untracked();
+        let Some(at) = others.iter().position(|s| s.user.uuid == uuid) else { return };
+        let next = others.remove(at);
+        others.splice(0..0, self.signed.get_untracked());
+        tidy(&mut others, Some(&next));
+        save_others(&others);
+        save(Some(&next));
+        let _ = window().location().assign(&crate::routes::AppPath::Home.href());
     }
 
     /// Replaces the tokens after a refresh that started from `before`'s
@@ -126,12 +179,16 @@ impl Session {
         }
     }
 
-    /// Ends the session in every tab: forgets the tokens and everything
-    /// kept for the account, then reloads, so nothing of it stays in
-    /// memory either. Returns what was signed in, for revoking.
+    /// Signs the current account out in every tab: forgets its tokens and
+    /// everything kept for it; the account current before it, if any,
+    /// becomes current. Reloads, so nothing of it stays in memory either.
+    /// Returns what was signed out, for revoking.
     pub fn end(&self) -> Option<Signed> {
         let signed = self.signed.get_untracked();
-        save(None);
+        let mut others = self.others.get_untracked();
+        let next = (!others.is_empty()).then(|| others.remove(0));
+        save_others(&others);
+        save(next.as_ref());
         if let Some(signed) = &signed {
             web_storage::forget_account(&signed.user.uuid);
         }
@@ -139,13 +196,31 @@ impl Session {
         signed
     }
 
+    /// Signs every account out, as [`Session::end`] does one.
+    pub fn end_all(&self) {
+        let mut all = self.others.get_untracked();
+        all.extend(self.signed.get_untracked());
+        save_others(&[]);
+        save(None);
+        for signed in &all {
+            web_storage::forget_account(&signed.user.uuid);
+        }
+        reload();
+    }
+
     /// Follows what other tabs do to the session, for as long as the app runs:
     /// their refreshes are taken; a sign-out, or another account signing in,
     /// reloads this tab, which then shows what is true.
     pub fn follow_other_tabs(&self) {
         let session = *self;
-        let name = Key::Session.name();
+        let (name, others_name) = (Key::Session.name(), Key::OtherAccounts.name());
         web_storage::on_change_elsewhere(move |changed, value| {
+            if changed == others_name {
+                let mut others = value.and_then(|v| serde_json::from_str::<Vec<Signed>>(&v).ok()).unwrap_or_default();
+                tidy(&mut others, session.signed.get_untracked().as_ref());
+                session.others.set(others);
+                return;
+            }
             if changed != name {
                 return;
             }
@@ -161,6 +236,34 @@ impl Session {
                 _ => reload(),
             }
         });
+    }
+}
+
+/// The other accounts kept, as [`tidy`] leaves them.
+fn kept_others(current: Option<&Signed>) -> Vec<Signed> {
+    let mut others = web_storage::get_json::<Vec<Signed>>(&Key::OtherAccounts).unwrap_or_default();
+    tidy(&mut others, current);
+    others
+}
+
+/// What is kept may be another tab's or an older version's word: one entry
+/// per account, never the current one, none without a user, and no more
+/// than [`MAX_ACCOUNTS`] in all.
+fn tidy(others: &mut Vec<Signed>, current: Option<&Signed>) {
+    let mut seen: Vec<String> = current.map(|c| c.user.uuid.clone()).into_iter().collect();
+    others.retain(|s| {
+        let new = !s.user.uuid.is_empty() && !seen.contains(&s.user.uuid);
+        seen.push(s.user.uuid.clone());
+        new
+    });
+    others.truncate(MAX_ACCOUNTS - 1);
+}
+
+fn save_others(others: &[Signed]) {
+    if others.is_empty() {
+        web_storage::remove(&Key::OtherAccounts);
+    } else {
+        web_storage::set_json(&Key::OtherAccounts, &others);
     }
 }
 
@@ -205,8 +308,26 @@ pub fn use_session() -> Session {
 
 #[cfg(test)]
 mod tests {
-    use super::refusal_text;
-    use perch_model::{Operation, Scope, Subject};
+    use super::{refusal_text, tidy, Signed, MAX_ACCOUNTS};
+    use perch_model::{Operation, Scope, Subject, User};
+
+    fn account(uuid: &str) -> Signed {
+        Signed::from_pasted_token(format!("t-{uuid}"), User { uuid: uuid.into(), ..User::default() })
+    }
+
+    #[test]
+    fn kept_accounts_are_one_per_user_never_the_current_one_and_bounded() {
+        // What another tab or an older version kept is not trusted as it is.
+        let mut others: Vec<Signed> = ["b", "current", "c", "b", ""].into_iter().map(account).collect();
+        tidy(&mut others, Some(&account("current")));
+        let uuids: Vec<&str> = others.iter().map(|s| s.user.uuid.as_str()).collect();
+        assert_eq!(uuids, ["b", "c"]);
+
+        let mut many: Vec<Signed> = (0..25).map(|i| account(&format!("u{i}"))).collect();
+        tidy(&mut many, Some(&account("current")));
+        assert_eq!(many.len(), MAX_ACCOUNTS - 1, "with the current one, ten in all");
+        assert_eq!(many[0].user.uuid, "u0", "the most recently current are kept");
+    }
 
     #[test]
     fn a_refusal_names_exactly_the_missing_scopes() {

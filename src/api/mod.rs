@@ -186,12 +186,26 @@ impl Api {
     /// endpoint answers 404, which changes nothing), then ends the session.
     pub fn sign_out(&self) {
         if let Some(signed) = self.session.signed_untracked() {
-            let token = signed.refresh_token.unwrap_or(signed.token);
-            let body = serde_json::to_string(&RevokeRequest { token }).unwrap_or_default();
-            let url = format!("{}/api/oauth/revoke", self.root);
-            let _ = window().navigator().send_beacon_with_opt_str(&url, Some(&body));
+            self.revoke(signed);
         }
         self.session.end();
+    }
+
+    /// Signs out of every account signed in here, as [`Api::sign_out`].
+    pub fn sign_out_all(&self) {
+        let mut all = self.session.others_untracked();
+        all.extend(self.session.signed_untracked());
+        for signed in all {
+            self.revoke(signed);
+        }
+        self.session.end_all();
+    }
+
+    fn revoke(&self, signed: Signed) {
+        let token = signed.refresh_token.unwrap_or(signed.token);
+        let body = serde_json::to_string(&RevokeRequest { token }).unwrap_or_default();
+        let url = format!("{}/api/oauth/revoke", self.root);
+        let _ = window().navigator().send_beacon_with_opt_str(&url, Some(&body));
     }
 
     /// One operation's request, answered with the body it read: generic

@@ -8,6 +8,9 @@
 pub enum Key {
     /// The signed-in session: tokens, scopes, the account (`session.rs`).
     Session,
+    /// The other accounts signed in on this browser, kept while one is
+    /// current (`session.rs`).
+    OtherAccounts,
     /// The OAuth flow waiting for its callback, in `sessionStorage` (`oauth.rs`).
     OAuthPending,
     /// "off" when keyboard shortcuts are turned off (`shortcuts.rs`).
@@ -37,6 +40,7 @@ impl Key {
     pub fn name(&self) -> String {
         match self {
             Key::Session => "perch.session".into(),
+            Key::OtherAccounts => "perch.accounts".into(),
             Key::OAuthPending => "perch.oauth.pending".into(),
             Key::Shortcuts => "perch.shortcuts".into(),
             Key::Relations { account } => format!("perch.known.{account}"),
@@ -142,6 +146,7 @@ mod tests {
     #[test]
     fn names_stay_what_earlier_versions_wrote() {
         assert_eq!(Key::Session.name(), "perch.session");
+        assert_eq!(Key::OtherAccounts.name(), "perch.accounts");
         assert_eq!(Key::OAuthPending.name(), "perch.oauth.pending");
         assert_eq!(Key::Shortcuts.name(), "perch.shortcuts");
         assert_eq!(Key::Relations { account: "u1".into() }.name(), "perch.known.u1");

@@ -1,5 +1,6 @@
 //! The site header: the skip link, the name, the navigation and the account
-//! menu (who is signed in, what the token allows, sign out), and Find
+//! menu (who is signed in, what the token allows, the other accounts signed
+//! in here with Switch, Add an account, sign out of one or all), and Find
 //! someone on its own row.
 
 use crate::account::session::use_session;
@@ -43,6 +44,7 @@ fn AccountMenu() -> impl IntoView {
     let user = session.user().unwrap_or_default();
     let known = signed.as_ref().is_some_and(|s| s.scopes_known);
     let help = expect_context::<crate::browser::shortcuts::Help>();
+    let sign_out_all = api.clone();
     view! {
         <details class="account-menu">
             <summary>{format!("@{}", user.username)}</summary>
@@ -52,9 +54,44 @@ fn AccountMenu() -> impl IntoView {
                 <ul class="scopes">
                     {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
                 </ul>
+                <Accounts current=user.clone()/>
                 <button type="button" on:click=move |_| help.0.set(true)>"Keyboard shortcuts"</button>
-                <button type="button" on:click=move |_| api.sign_out()>"Sign out"</button>
+                <button type="button" on:click=move |_| api.sign_out()>{format!("Sign out of @{}", user.username)}</button>
+                {move || (!session.others().is_empty()).then(|| {
+                    let api = sign_out_all.clone();
+                    view! { <button type="button" on:click=move |_| api.sign_out_all()>"Sign out of all accounts"</button> }
+                })}
             </div>
         </details>
+    }
+}
+
+/// Every account signed in here, the current one marked, the others one
+/// click from being current; and the way to add one.
+#[component]
+fn Accounts(current: perch_model::User) -> impl IntoView {
+    let session = use_session();
+    let add = crate::account::oauth::add_account_href();
+    let entry = |user: &perch_model::User| {
+        let name = user.shown_name().to_owned();
+        view! {
+            <crate::components::avatar::Avatar src=user.avatar.clone() name=name.clone()/>
+            <span class="account-names"><strong dir="auto">{name}</strong> <span class="handle">{format!("@{}", user.username)}</span></span>
+        }
+    };
+    view! {
+        <ul class="accounts" aria-label="Accounts">
+            <li aria-current="true">{entry(&current)}</li>
+            {move || session.others().into_iter().map(|other| {
+                let uuid = other.user.uuid.clone();
+                let label = format!("Switch to @{}", other.user.username);
+                view! {
+                    <li>{entry(&other.user)}
+                        <button type="button" class="secondary" aria-label=label on:click=move |_| session.switch_to(&uuid)>"Switch"</button>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+        {move || session.can_add().then(|| view! { <a class="add-account" href=add.clone()>"Add an account"</a> })}
     }
 }

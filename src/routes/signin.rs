@@ -20,12 +20,17 @@ fn next_path() -> String {
 #[component]
 pub fn SignIn() -> impl IntoView {
     let session = use_session();
+    // `?add`: one more account, with the one signed in kept.
+    let adding = use_query_map().with_untracked(|q| q.get("add").is_some()) && session.is_signed_in();
+    let text = if adding { "Add an account" } else { "Sign in" };
     view! {
-        <Title text="Sign in · Perch"/>
+        <Title text=format!("{text} · Perch")/>
         <main id="main" class="page signin">
-            <PageHeading text="Sign in"/>
-            {move || if session.is_signed_in() {
+            <PageHeading text=text/>
+            {move || if session.is_signed_in() && !adding {
                 view! { <SignedIn/> }.into_any()
+            } else if adding && !session.can_add() {
+                view! { <p>{format!("{} accounts are signed in, as many as Perch keeps. Sign out of one first.", crate::account::session::MAX_ACCOUNTS)}</p> }.into_any()
             } else {
                 view! { <WithServer/> <WithToken/> }.into_any()
             }}
@@ -41,6 +46,7 @@ fn SignedIn() -> impl IntoView {
     view! {
         <p>"You are signed in as " <strong>{format!("@{}", user.username)}</strong> "."</p>
         <button type="button" on:click=move |_| api.sign_out()>"Sign out"</button>
+        {session.can_add().then(|| view! { <p><a href=crate::account::oauth::add_account_href()>"Add an account"</a></p> })}
     }
 }
 
@@ -92,8 +98,12 @@ fn WithToken() -> impl IntoView {
         spawn_local_scoped(async move {
             match api.user_of_token(&value).await {
                 Ok(user) => {
-                    session.sign_in(Signed::from_pasted_token(value, user));
-                    navigate(&next, Default::default());
+                    if session.sign_in(Signed::from_pasted_token(value, user)) {
+                        // Added: nothing of the account before may stay in memory.
+                        let _ = window().location().assign(&next);
+                    } else {
+                        navigate(&next, Default::default());
+                    }
                 }
                 Err(e) => {
                     error.set(Some(e.explain()));

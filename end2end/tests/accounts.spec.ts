@@ -1,0 +1,123 @@
+// Several accounts on one browser: adding one keeps the other, switching
+// takes one click and applies to every tab, each account keeps its own
+// drafts, and signing out of one leaves the others signed in.
+import { test, expect } from './fixtures';
+import type { Page } from '@playwright/test';
+import { signInWithToken, token } from './helpers';
+
+const session = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session') ?? 'null'));
+const menu = (page: Page) => page.locator('.account-menu');
+const current = (page: Page, username: string) => expect(menu(page).locator('summary')).toHaveText(`@${username}`);
+
+async function openMenu(page: Page) {
+  const details = menu(page);
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  return page.locator('.account-panel');
+}
+
+/** Adds `username` from the account menu, with the Access token form. */
+async function addAccount(page: Page, username: string) {
+  await (await openMenu(page)).getByRole('link', { name: 'Add an account' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add an account' })).toBeVisible();
+  await page.getByLabel('Access token', { exact: true }).fill(token(username));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await current(page, username);
+}
+
+test('add a second account, switch both ways in one click; each keeps its own draft', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const box = page.getByLabel('Post text');
+  await box.fill('what mira was writing');
+  await addAccount(page, 'tomas');
+  // Nothing of mira's shows while tomas is current.
+  await expect(box).toHaveValue('');
+  await box.fill('what tomas was writing');
+
+  const panel = await openMenu(page);
+  const accounts = panel.getByRole('list', { name: 'Accounts' }).getByRole('listitem');
+  await expect(accounts).toHaveCount(2);
+  await expect(accounts.first()).toHaveAttribute('aria-current', 'true');
+  await expect(accounts.first()).toContainText('@tomas');
+  await expect(accounts.nth(1)).toContainText('@mira');
+
+  await panel.getByRole('button', { name: 'Switch to @mira' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await current(page, 'mira');
+  await expect(page.getByLabel('Post text')).toHaveValue('what mira was writing');
+
+  await (await openMenu(page)).getByRole('button', { name: 'Switch to @tomas' }).click();
+  await current(page, 'tomas');
+  await expect(page.getByLabel('Post text')).toHaveValue('what tomas was writing');
+  // Both are still signed in, each with its own tokens.
+  expect((await session(page)).user.username).toBe('tomas');
+  const others = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.accounts') ?? '[]'));
+  expect(others.map((s: any) => s.user.username)).toEqual(['mira']);
+});
+
+test('a switch in one tab applies to the other; signing out of one account keeps the other signed in', async ({ page, context }) => {
+  await signInWithToken(page, 'mira');
+  await addAccount(page, 'tomas');
+  const tomas = await session(page);
+  await page.getByLabel('Post text').fill('a draft tomas leaves behind');
+  const other = await context.newPage();
+  await other.goto('/');
+  await current(other, 'tomas');
+
+  await (await openMenu(page)).getByRole('button', { name: 'Switch to @mira' }).click();
+  await current(page, 'mira');
+  await current(other, 'mira');
+
+  await (await openMenu(page)).getByRole('button', { name: 'Switch to @tomas' }).click();
+  await current(page, 'tomas');
+  await current(other, 'tomas');
+  await (await openMenu(page)).getByRole('button', { name: 'Sign out of @tomas' }).click();
+  // The account used before becomes current, here and in the other tab.
+  await current(page, 'mira');
+  await current(other, 'mira');
+  await expect((await openMenu(page)).getByRole('list', { name: 'Accounts' }).getByRole('listitem')).toHaveCount(1);
+  const kept = await page.evaluate(() => Object.keys(localStorage));
+  expect(kept.filter((k) => k.includes(tomas.user.uuid))).toEqual([]);
+  await expect
+    .poll(async () => (await page.request.get('/api/v1/user', { headers: { Authorization: `Bearer ${tomas.token}` } })).status())
+    .toBe(401);
+  // mira's token still works.
+  const mira = await session(page);
+  expect((await page.request.get('/api/v1/user', { headers: { Authorization: `Bearer ${mira.token}` } })).status()).toBe(200);
+});
+
+test('sign out of all accounts revokes every token and leaves nobody signed in', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const mira = await session(page);
+  await addAccount(page, 'tomas');
+  const tomas = await session(page);
+  await (await openMenu(page)).getByRole('button', { name: 'Sign out of all accounts' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k === 'perch.session' || k === 'perch.accounts'))).toEqual([]);
+  for (const signed of [mira, tomas]) {
+    await expect
+      .poll(async () => (await page.request.get('/api/v1/user', { headers: { Authorization: `Bearer ${signed.token}` } })).status())
+      .toBe(401);
+  }
+});
+
+test('a kept account list written by another tab is checked: duplicates, the current account and junk are dropped', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const mira = await session(page);
+  const ines = { ...mira, token: token('ines'), user: { ...mira.user, uuid: 'ines-uuid', username: 'ines', display_name: 'Ines' } };
+  await page.evaluate(([mira, ines]) => {
+    localStorage.setItem('perch.accounts', JSON.stringify([ines, mira, ines, { user: 'not an account' }]));
+  }, [mira, ines]);
+  await page.reload();
+  let items = (await openMenu(page)).getByRole('list', { name: 'Accounts' }).getByRole('listitem');
+  // Unreadable as a whole: nothing is taken from it.
+  await expect(items).toHaveCount(1);
+
+  await page.evaluate(([mira, ines]) => {
+    localStorage.setItem('perch.accounts', JSON.stringify([ines, mira, ines]));
+  }, [mira, ines]);
+  await page.reload();
+  items = (await openMenu(page)).getByRole('list', { name: 'Accounts' }).getByRole('listitem');
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(1)).toContainText('@ines');
+});
