@@ -72,6 +72,7 @@ test('a switch in one tab applies to the other; signing out of one account keeps
   await current(page, 'tomas');
   await current(other, 'tomas');
   await (await openMenu(page)).getByRole('button', { name: 'Sign out of @tomas' }).click();
+  await page.getByRole('group', { name: 'Unsent drafts' }).getByRole('button', { name: 'Discard drafts' }).click();
   // The account used before becomes current, here and in the other tab.
   await current(page, 'mira');
   await current(other, 'mira');
@@ -120,4 +121,33 @@ test('a kept account list written by another tab is checked: duplicates, the cur
   items = (await openMenu(page)).getByRole('list', { name: 'Accounts' }).getByRole('listitem');
   await expect(items).toHaveCount(2);
   await expect(items.nth(1)).toContainText('@ines');
+});
+
+test('signing out with an unsent draft asks first: kept, it is there at the next sign-in; discarded, it is gone', async ({ page }) => {
+  await signInWithToken(page, 'ines');
+  const ines = await session(page);
+  await page.getByLabel('Post text').fill('half a thought ines keeps');
+  await (await openMenu(page)).getByRole('button', { name: 'Sign out of @ines' }).click();
+  const question = page.getByRole('group', { name: 'Unsent drafts' });
+  await expect(question).toContainText('1 unsent draft would go with it.');
+  // Cancel changes nothing.
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await current(page, 'ines');
+  await (await openMenu(page)).getByRole('button', { name: 'Sign out of @ines' }).click();
+  await question.getByRole('button', { name: 'Keep drafts for the next sign-in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  // The tokens are revoked and what ines liked and read is forgotten; only the draft stays.
+  const kept = await page.evaluate(() => Object.keys(localStorage));
+  expect(kept.filter((k) => k.includes(ines.user.uuid))).toEqual([`perch.draft.${ines.user.uuid}.new`]);
+  await expect
+    .poll(async () => (await page.request.get('/api/v1/user', { headers: { Authorization: `Bearer ${ines.token}` } })).status())
+    .toBe(401);
+
+  await signInWithToken(page, 'ines');
+  await expect(page.getByLabel('Post text')).toHaveValue('half a thought ines keeps');
+  await (await openMenu(page)).getByRole('button', { name: 'Sign out of @ines' }).click();
+  await question.getByRole('button', { name: 'Discard drafts' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await signInWithToken(page, 'ines');
+  await expect(page.getByLabel('Post text')).toHaveValue('');
 });

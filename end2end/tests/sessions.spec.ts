@@ -26,6 +26,8 @@ test('sign-out revokes the tokens and forgets the account\'s drafts and data', a
 
   await page.locator('.account-menu summary').click();
   await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  // The unsent draft is not thrown away without asking.
+  await page.getByRole('group', { name: 'Unsent drafts' }).getByRole('button', { name: 'Discard drafts' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
   expect((await keys(page)).filter((k) => k.includes(signed.user.uuid))).toEqual([]);
 

@@ -182,28 +182,29 @@ impl Session {
     /// Signs the current account out in every tab: forgets its tokens and
     /// everything kept for it; the account current before it, if any,
     /// becomes current. Reloads, so nothing of it stays in memory either.
+    /// Its drafts stay only if `keep_drafts`, for its next sign-in.
     /// Returns what was signed out, for revoking.
-    pub fn end(&self) -> Option<Signed> {
+    pub fn end(&self, keep_drafts: bool) -> Option<Signed> {
         let signed = self.signed.get_untracked();
         let mut others = self.others.get_untracked();
         let next = (!others.is_empty()).then(|| others.remove(0));
         save_others(&others);
         save(next.as_ref());
         if let Some(signed) = &signed {
-            web_storage::forget_account(&signed.user.uuid);
+            web_storage::forget_account(&signed.user.uuid, keep_drafts);
         }
         reload();
         signed
     }
 
     /// Signs every account out, as [`Session::end`] does one.
-    pub fn end_all(&self) {
+    pub fn end_all(&self, keep_drafts: bool) {
         let mut all = self.others.get_untracked();
         all.extend(self.signed.get_untracked());
         save_others(&[]);
         save(None);
         for signed in &all {
-            web_storage::forget_account(&signed.user.uuid);
+            web_storage::forget_account(&signed.user.uuid, keep_drafts);
         }
         reload();
     }

@@ -184,21 +184,21 @@ impl Api {
     /// Signs out: asks the server to revoke the session's tokens (a beacon,
     /// which outlives the reload that follows; a server without the revoke
     /// endpoint answers 404, which changes nothing), then ends the session.
-    pub fn sign_out(&self) {
+    pub fn sign_out(&self, keep_drafts: bool) {
         if let Some(signed) = self.session.signed_untracked() {
             self.revoke(signed);
         }
-        self.session.end();
+        self.session.end(keep_drafts);
     }
 
     /// Signs out of every account signed in here, as [`Api::sign_out`].
-    pub fn sign_out_all(&self) {
+    pub fn sign_out_all(&self, keep_drafts: bool) {
         let mut all = self.session.others_untracked();
         all.extend(self.session.signed_untracked());
         for signed in all {
             self.revoke(signed);
         }
-        self.session.end_all();
+        self.session.end_all(keep_drafts);
     }
 
     fn revoke(&self, signed: Signed) {

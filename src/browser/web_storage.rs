@@ -88,14 +88,32 @@ pub fn remove(key: &Key) {
     }
 }
 
-/// Removes everything kept for `account`: its drafts, what it likes and
-/// follows, where it was reading. At sign-out, so the next person on this
-/// browser finds nothing of it.
-pub fn forget_account(account: &str) {
-    let drafts = format!("perch.draft.{account}.");
+/// Removes everything kept for `account`: its drafts (unless
+/// `keep_drafts`: the person chose to find them at their next sign-in),
+/// what it likes and follows, where it was reading. At sign-out, so the
+/// next person on this browser finds nothing of it.
+pub fn forget_account(account: &str, keep_drafts: bool) {
+    let drafts = drafts_prefix(account);
     let relations = Key::Relations { account: account.to_owned() }.name();
     let reading = Key::Reading { account: account.to_owned() }.name();
-    remove_where(|name| name.starts_with(&drafts) || name == relations || name == reading);
+    remove_where(|name| (!keep_drafts && name.starts_with(&drafts)) || name == relations || name == reading);
+}
+
+fn drafts_prefix(account: &str) -> String {
+    format!("perch.draft.{account}.")
+}
+
+/// How many drafts `account` has kept, unsent.
+pub fn count_drafts(account: &str) -> usize {
+    let prefix = drafts_prefix(account);
+    names().filter(|name| name.starts_with(&prefix)).count()
+}
+
+/// Every name kept in `localStorage`.
+fn names() -> impl Iterator<Item = String> {
+    let area = area(&Key::Session);
+    let count = area.as_ref().and_then(|a| a.length().ok()).unwrap_or(0);
+    (0..count).filter_map(move |i| area.as_ref()?.key(i).ok().flatten())
 }
 
 /// Removes the drafts earlier versions kept for nobody in particular
@@ -108,8 +126,7 @@ pub fn forget_unowned_drafts() {
 /// Removes every `localStorage` entry whose name matches.
 fn remove_where(matches: impl Fn(&str) -> bool) {
     let Some(area) = area(&Key::Session) else { return };
-    let names: Vec<String> =
-        (0..area.length().unwrap_or(0)).filter_map(|i| area.key(i).ok().flatten()).filter(|n| matches(n)).collect();
+    let names: Vec<String> = names().filter(|n| matches(n)).collect();
     for name in names {
         let _ = area.remove_item(&name);
     }

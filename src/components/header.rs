@@ -4,6 +4,7 @@
 //! someone on its own row.
 
 use crate::account::session::use_session;
+use crate::components::sign_out::SignOutButton;
 use crate::routes::{here, AppPath};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -39,12 +40,10 @@ pub fn SiteHeader() -> impl IntoView {
 #[component]
 fn AccountMenu() -> impl IntoView {
     let session = use_session();
-    let api = crate::api::use_api();
     let signed = session.signed_untracked();
     let user = session.user().unwrap_or_default();
     let known = signed.as_ref().is_some_and(|s| s.scopes_known);
     let help = expect_context::<crate::browser::shortcuts::Help>();
-    let sign_out_all = api.clone();
     view! {
         <details class="account-menu">
             <summary>{format!("@{}", user.username)}</summary>
@@ -56,11 +55,8 @@ fn AccountMenu() -> impl IntoView {
                 </ul>
                 <Accounts current=user.clone()/>
                 <button type="button" on:click=move |_| help.0.set(true)>"Keyboard shortcuts"</button>
-                <button type="button" on:click=move |_| api.sign_out()>{format!("Sign out of @{}", user.username)}</button>
-                {move || (!session.others().is_empty()).then(|| {
-                    let api = sign_out_all.clone();
-                    view! { <button type="button" on:click=move |_| api.sign_out_all()>"Sign out of all accounts"</button> }
-                })}
+                <SignOutButton label=format!("Sign out of @{}", user.username)/>
+                {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label="Sign out of all accounts" all=true/> })}
             </div>
         </details>
     }

@@ -8,6 +8,7 @@ pub mod find_person;
 pub mod header;
 pub mod own_post;
 pub mod post_card;
+pub mod sign_out;
 pub mod states;
 pub mod time;
 pub mod toggle_buttons;

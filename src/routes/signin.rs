@@ -41,11 +41,10 @@ pub fn SignIn() -> impl IntoView {
 #[component]
 fn SignedIn() -> impl IntoView {
     let session = use_session();
-    let api = use_api();
     let user = session.user().unwrap_or_default();
     view! {
         <p>"You are signed in as " <strong>{format!("@{}", user.username)}</strong> "."</p>
-        <button type="button" on:click=move |_| api.sign_out()>"Sign out"</button>
+        <crate::components::sign_out::SignOutButton label="Sign out"/>
         {session.can_add().then(|| view! { <p><a href=crate::account::oauth::add_account_href()>"Add an account"</a></p> })}
     }
 }

@@ -1,0 +1,41 @@
+//! Signing out, of the current account or of all: when unsent drafts would
+//! go with it, it asks first whether to keep them for the account's next
+//! sign-in on this browser or to discard them. Nothing typed is lost
+//! without the person saying so.
+
+use crate::account::session::use_session;
+use crate::api::use_api;
+use crate::browser::web_storage;
+use leptos::prelude::*;
+
+#[component]
+pub fn SignOutButton(#[prop(into)] label: String, #[prop(optional)] all: bool) -> impl IntoView {
+    let session = use_session();
+    let api = StoredValue::new(use_api());
+    // How many drafts would go, once the button was pressed and there were some.
+    let asking = RwSignal::new(None::<usize>);
+    let out = move |keep_drafts: bool| {
+        api.with_value(|api| if all { api.sign_out_all(keep_drafts) } else { api.sign_out(keep_drafts) })
+    };
+    let press = move |_| {
+        let mut accounts = session.signed_untracked().into_iter().collect::<Vec<_>>();
+        if all {
+            accounts.extend(session.others_untracked());
+        }
+        match accounts.iter().map(|s| web_storage::count_drafts(&s.user.uuid)).sum() {
+            0 => out(false),
+            drafts => asking.set(Some(drafts)),
+        }
+    };
+    view! {
+        <button type="button" on:click=press aria-expanded=move || asking.get().is_some().to_string()>{label}</button>
+        {move || asking.get().map(|drafts| view! {
+            <div class="confirm" role="group" aria-label="Unsent drafts">
+                <p>{if drafts == 1 { "1 unsent draft would go with it.".to_owned() } else { format!("{drafts} unsent drafts would go with it.") }}</p>
+                <button type="button" on:click=move |_| out(true)>"Keep drafts for the next sign-in"</button>
+                <button type="button" class="danger" on:click=move |_| out(false)>"Discard drafts"</button>
+                <button type="button" class="secondary" on:click=move |_| asking.set(None)>"Cancel"</button>
+            </div>
+        })}
+    }
+}
