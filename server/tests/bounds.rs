@@ -32,6 +32,12 @@ async fn sign_in_counts_only_names_an_account_can_have() {
     let (status, _, _) = flow.submit(&query, "ada", "wrong", &["user.get"], "allow").await;
     assert_eq!(status, 401);
     assert_eq!(server.sign_in_keys(), 2, "a real attempt is counted per name and per address");
+    // The limit is 16 KiB, not less: a form of 8 KiB is read and answered.
+    let long = "p".repeat(8 * 1024);
+    let (status, _, _) = flow.submit(&query, "ada", &long, &["user.get"], "allow").await;
+    assert_eq!(status, 401, "a form under 16 KiB is read");
+    let (status, _, _) = flow.submit(&query, "ada", &"p".repeat(17 * 1024), &["user.get"], "allow").await;
+    assert_eq!(status, 413, "one over 16 KiB is not");
 }
 
 #[tokio::test]
