@@ -6,7 +6,8 @@ use leptos::prelude::*;
 #[component]
 pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) -> impl IntoView {
     let failed = RwSignal::new(src.is_none());
-    let initial = name.chars().find(|c| c.is_alphanumeric()).map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+    // Shown in capitals by the style sheet, which knows every script's case.
+    let initial = name.chars().find(|c| c.is_alphanumeric()).map(String::from).unwrap_or_default();
     let class = if large { "avatar large" } else { "avatar" };
     let size = if large { "96" } else { "48" };
     let alt = format!("{name}'s avatar");

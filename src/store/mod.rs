@@ -208,7 +208,9 @@ impl Store {
     /// Keeps a user; returns its uuid.
     pub fn put_user(&self, user: User) -> String {
         let uuid = user.uuid.clone();
-        lock(&self.inner.usernames).insert(user.username.to_lowercase(), uuid.clone());
+        // ASCII folding: a name that differs only in other letters' case is
+        // a miss here, and is asked of the server, which decides.
+        lock(&self.inner.usernames).insert(user.username.to_ascii_lowercase(), uuid.clone());
         let existing = lock(&self.inner.users).get(&uuid).cloned();
         match existing {
             Some(signal) => {
@@ -293,7 +295,7 @@ impl Store {
         let uuid = match key.strip_prefix('@') {
             Some(name) => {
                 self.arrivals.track();
-                lock(&self.inner.usernames).get(&name.to_lowercase()).cloned()?
+                lock(&self.inner.usernames).get(&name.to_ascii_lowercase()).cloned()?
             }
             None => key.to_owned(),
         };
