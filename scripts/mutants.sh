@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A check, not part of `make test` (it takes about two hours on 2 cores):
+# A check, not part of `make test` (about two and a half hours on 2 cores):
 # mutation testing of the server's security code and of the wire model with
 # cargo-mutants, pinned. Each mutant is a small change to the code (a `<`
 # made `>`, a function that returns a constant); a mutant no test fails on
@@ -7,8 +7,10 @@
 # left out and why: .cargo/mutants.toml; scores: docs/testing.md.
 #
 # Prints the score per crate and every missed mutant; fails if any was
-# missed or timed out. Extra arguments go to cargo-mutants (for example
-# `-f server/src/tokens.rs` for one file, or `-p perch-model`).
+# missed or timed out. Extra arguments go to cargo-mutants: for example
+# `-p perch-model` for the model only (about 10 minutes), or
+# `-F server/src/tokens.rs` for the mutants of one file (a regex on their
+# names; `-f` adds to the configured files instead of narrowing them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
