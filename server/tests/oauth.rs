@@ -59,6 +59,27 @@ async fn the_whole_flow_through_the_consent_page_with_pkce() {
 }
 
 #[tokio::test]
+async fn the_consent_page_says_in_words_what_each_scope_allows() {
+    // The person decides from these words; the scope's name alone says
+    // little to most people.
+    let server = Server::start().await;
+    let flow = Flow::new(&server).await;
+    let all = perch_model::Scope::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",");
+    let (status, html) = flow.page(&flow.query(&flow.redirect_uri, &all)).await;
+    assert_eq!(status, 200);
+    for (words, scope) in [
+        ("read posts", "post.get"),
+        ("delete your posts", "post.delete"),
+        ("publish replies", "reply.post"),
+        ("see your email address", "user.email"),
+        ("follow and unfollow people", "user.follow"),
+        ("see who follows people", "user.followers.get"),
+    ] {
+        assert!(html.contains(&format!("> {words} <code>{scope}</code>")), "{scope} is described as {words:?}");
+    }
+}
+
+#[tokio::test]
 async fn a_wrong_verifier_is_refused_and_burns_nothing() {
     let server = Server::start().await;
     server.user("ada").await;
