@@ -55,6 +55,23 @@ test('add a second account, switch both ways in one click; each keeps its own dr
   expect(others.map((s: any) => s.user.username)).toEqual(['mira']);
 });
 
+test('an account added through the server\'s sign-in page comes back beside the first, which is one click away', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.getByLabel('Post text').fill('mira, before adding');
+  await (await openMenu(page)).getByRole('link', { name: 'Add an account' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Username').fill('sam');
+  await page.getByLabel('Password').fill('perch-demo');
+  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await current(page, 'sam');
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+  expect((await session(page)).scopes_known).toBe(true);
+  await (await openMenu(page)).getByRole('button', { name: 'Switch to @mira' }).click();
+  await current(page, 'mira');
+  await expect(page.getByLabel('Post text')).toHaveValue('mira, before adding');
+});
+
 test('a switch in one tab applies to the other; signing out of one account keeps the other signed in', async ({ page, context }) => {
   await signInWithToken(page, 'mira');
   await addAccount(page, 'tomas');

@@ -8,17 +8,18 @@ use crate::browser::navigation::Title;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
 use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
-use leptos_router::NavigateOptions;
 
 #[component]
 pub fn OAuthCallback() -> impl IntoView {
-    let (api, session, navigate) = (use_api(), use_session(), use_navigate());
+    let (api, session) = (use_api(), use_session());
     let error = RwSignal::new(None::<String>);
     let search = window().location().search().unwrap_or_default();
     spawn_local_scoped(async move {
         match crate::account::oauth::finish(&api, session, &search).await {
-            Ok(return_to) => navigate(&return_to, NavigateOptions { replace: true, ..Default::default() }),
+            // Loaded afresh (from the cache): when the account was added
+            // beside another, nothing the app held for that one may stay.
+            // Replacing the entry takes the code out of the history.
+            Ok(return_to) => drop(window().location().replace(&return_to)),
             Err(e) => {
                 // Take the code out of the address bar even when it failed.
                 let _ = window()
