@@ -83,8 +83,11 @@ impl Session {
         self.others.get()
     }
 
-    pub fn others_untracked(&self) -> Vec<Signed> {
-        self.others.get_untracked()
+    /// Every account signed in here, the others first, the current last.
+    pub fn all_untracked(&self) -> Vec<Signed> {
+        let mut all = self.others.get_untracked();
+        all.extend(self.signed.get_untracked());
+        all
     }
 
     /// Whether one more account may be added.
@@ -199,8 +202,7 @@ impl Session {
 
     /// Signs every account out, as [`Session::end`] does one.
     pub fn end_all(&self, keep_drafts: bool) {
-        let mut all = self.others.get_untracked();
-        all.extend(self.signed.get_untracked());
+        let all = self.all_untracked();
         save_others(&[]);
         save(None);
         for signed in &all {

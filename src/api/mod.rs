@@ -193,9 +193,7 @@ impl Api {
 
     /// Signs out of every account signed in here, as [`Api::sign_out`].
     pub fn sign_out_all(&self, keep_drafts: bool) {
-        let mut all = self.session.others_untracked();
-        all.extend(self.session.signed_untracked());
-        for signed in all {
+        for signed in self.session.all_untracked() {
             self.revoke(signed);
         }
         self.session.end_all(keep_drafts);

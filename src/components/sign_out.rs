@@ -18,10 +18,7 @@ pub fn SignOutButton(#[prop(into)] label: String, #[prop(optional)] all: bool) -
         api.with_value(|api| if all { api.sign_out_all(keep_drafts) } else { api.sign_out(keep_drafts) })
     };
     let press = move |_| {
-        let mut accounts = session.signed_untracked().into_iter().collect::<Vec<_>>();
-        if all {
-            accounts.extend(session.others_untracked());
-        }
+        let accounts = if all { session.all_untracked() } else { session.signed_untracked().into_iter().collect() };
         match accounts.iter().map(|s| web_storage::count_drafts(&s.user.uuid)).sum() {
             0 => out(false),
             drafts => asking.set(Some(drafts)),

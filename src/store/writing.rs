@@ -165,10 +165,14 @@ impl Store {
     pub fn edit_open(&self, post: &Post) -> ArcRwSignal<bool> {
         let context = DraftContext::Edit(post.uuid.clone());
         let writing = self.writing(context.clone());
-        let draft = self.draft(context);
-        if !writing.busy.get_untracked() && draft.restore() == post.content {
-            draft.discard();
-            writing.open.set(false);
+        // Only an open edit has a kept draft to look at: most cards read
+        // no storage here.
+        if writing.open.get_untracked() && !writing.busy.get_untracked() {
+            let draft = self.draft(context);
+            if draft.restore() == post.content {
+                draft.discard();
+                writing.open.set(false);
+            }
         }
         writing.open
     }
