@@ -3,7 +3,8 @@
 // - On install it reads index.html, and keeps it with every file it names
 //   (the hashed wasm, JS glue and CSS, the icon): a repeat visit starts even
 //   offline.
-// - Pages (navigations) and config.json: the network first, the kept copy
+// - Pages (navigations), config.json and the catalogs of words
+//   (locales/): the network first, the kept copy
 //   when offline. Navigations are asked for while the worker starts
 //   (navigation preload). When index.html has changed, the new one is kept
 //   with its files, and files no page names any more are dropped.
@@ -19,7 +20,9 @@ const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css)$/;
 
 /** The same-origin files an index.html names (href, src, and the loader's paths). */
 function filesOf(html) {
-  const found = new Set(['/', '/config.json']);
+  // The interface's words, every language (src/i18n/language.rs lists them).
+  const languages = ['en', 'de', 'ar'].map((code) => `/locales/${code}.json`);
+  const found = new Set(['/', '/config.json', ...languages]);
   for (const m of html.matchAll(/(?:href|src)=["']?([^"'\s>]+)|["'`](\/[^"'`\s]+\.(?:wasm|js|css|svg|png|webmanifest))["'`]/g)) {
     const path = m[1] ?? m[2];
     const url = new URL(path, self.location.origin);
@@ -102,7 +105,7 @@ self.addEventListener('fetch', (event) => {
     })());
   } else if (HASHED.test(url.pathname)) {
     event.respondWith((async () => (await caches.match(url.pathname)) ?? fetch(req))());
-  } else if (url.pathname === '/config.json' || url.pathname.startsWith('/icon')) {
+  } else if (url.pathname === '/config.json' || url.pathname.startsWith('/icon') || url.pathname.startsWith('/locales/')) {
     event.respondWith((async () => {
       try {
         const res = await fetch(req);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark and size check. Prints every file of dist/ raw, gzip and brotli,
 # and what a browser downloads on a first load before the page is
-# interactive (wasm + JS + CSS, brotli), against two figures:
+# interactive (wasm + JS + CSS + the catalog of words, brotli), against two figures:
 #   - the budget, 280 KB (150 KB until it proved out of reach on Leptos 0.8,
 #     docs/size.md): the target, not reached yet;
 #   - the limit, the first load as it was last measured (docs/size.md), which
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET_BYTES=280000
-LIMIT_BYTES=293600
+LIMIT_BYTES=303300
 if [ "${1:-}" != --check ]; then
   log=$(mktemp)
   trunk build --release >"$log" 2>&1 || { cat "$log"; exit 1; }
@@ -26,11 +26,13 @@ while IFS= read -r -d '' f; do
   br=$(brotli -q 11 -c "$f" | wc -c)
   printf '%-44s %10d %10d %10d\n' "${f#dist/}" "$raw" "$gz" "$br"
   # sw.js is fetched after the app runs, when it registers the service worker.
-  case "$f" in dist/sw.js) ;; *.wasm|*.js|*.css) first_load=$((first_load + br)) ;; esac
+  # One catalog of words is fetched with the wasm: English's is counted (the
+  # others are within a kilobyte of it; docs/size.md).
+  case "$f" in dist/sw.js) ;; *.wasm|*.js|*.css|dist/locales/en.json) first_load=$((first_load + br)) ;; esac
 done < <(find dist -type f -not -name '.*' -not -name '*.br' -not -name '*.gz' -print0 | sort -z)
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1000 }'; }
 echo
-echo "first load (wasm + js + css, brotli): $first_load bytes, $(kb "$first_load")"
+echo "first load (wasm + js + css + en.json, brotli): $first_load bytes, $(kb "$first_load")"
 echo "  budget $(kb $BUDGET_BYTES): $([ "$first_load" -le $BUDGET_BYTES ] && echo within || echo "over by $(kb $((first_load - BUDGET_BYTES)))")"
 echo "  limit  $(kb $LIMIT_BYTES): $([ "$first_load" -le $LIMIT_BYTES ] && echo within || echo "OVER by $(kb $((first_load - LIMIT_BYTES)))")"
 if [ "${1:-}" = --check ] && [ "$first_load" -gt $LIMIT_BYTES ]; then

@@ -7,6 +7,8 @@
 //! - `timeline/`: the home timeline's merge of sources;
 //! - `api/`: the server's client (`Api`) and `config.json`;
 //! - `account/`: the signed-in person (session, OAuth, drafts);
+//! - `i18n/`: every word shown, in the reader's language (catalogs in
+//!   `locales/`, typed by `build.rs`);
 //! - `browser/`: the browser's services (Web Storage, DOM, navigation,
 //!   shortcuts, clock, boot frame, offline).
 //!
@@ -16,6 +18,7 @@ pub mod account;
 pub mod api;
 pub mod browser;
 pub mod components;
+pub mod i18n;
 pub mod routes;
 pub mod store;
 #[cfg(test)]
@@ -25,20 +28,26 @@ pub mod timeline;
 
 use leptos::prelude::*;
 
-/// The whole app: the configuration first, then the pages. Until the
-/// configuration is known, `index.html`'s own frame stays on screen.
+/// The whole app: the configuration and the interface's words first (both
+/// already asked for by `index.html`), then the pages. Until both are
+/// there, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
-    let config = LocalResource::new(api::config::load);
-    move || match config.get() {
+    let start = LocalResource::new(|| futures::future::join(i18n::language::start(), api::config::load()));
+    i18n::language::follow_other_tabs();
+    move || match start.get() {
         None => ().into_any(),
-        Some(Ok(config)) => {
+        Some((Ok(()), Ok(config))) => {
             browser::boot::remove_frame();
             view! { <routes::Shell config/> }.into_any()
         }
-        Some(Err(problem)) => {
+        Some((Ok(()), Err(problem))) => {
             browser::boot::remove_frame();
             view! { <api::config::ConfigProblem problem/> }.into_any()
+        }
+        Some((Err(problem), _)) => {
+            browser::boot::remove_frame();
+            view! { <i18n::language::NoWords problem/> }.into_any()
         }
     }
 }

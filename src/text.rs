@@ -1,7 +1,8 @@
 //! Post content as the card shows it: plain text cut into runs of text,
 //! `http(s)` links and `@username` mentions. Nothing here ever becomes
 //! markup; the card renders each run as a text node or a link.
-//! Also: relative and absolute times for `<time>` elements.
+//! Also: how long ago a moment was, for `<time>` elements (`clock.rs`
+//! writes it in the reader's language).
 
 use perch_model::Timestamp;
 
@@ -75,30 +76,24 @@ pub fn segments(content: &str) -> Vec<Segment> {
     out
 }
 
-/// A short time relative to `now_ms`: "now", "5m", "3h", "2d"; `None` from
-/// a week on, when the day is shown instead (`clock::day`, in the reader's
-/// time zone and language).
-pub fn relative_time(at: Timestamp, now_ms: i64) -> Option<String> {
-    let secs = (now_ms - at.millis()).max(0) / 1000;
-    Some(match secs {
-        0..=44 => "now".into(),
-        45..=3599 => format!("{}m", (secs + 30) / 60),
-        3600..=86_399 => format!("{}h", secs / 3600),
-        86_400..=604_799 => format!("{}d", secs / 86_400),
-        _ => return None,
-    })
+/// How long ago a moment was, as a relative time says it: now (under 45
+/// seconds, or a clock a little ahead), minutes, hours, days; `None` from
+/// a week on, when the day is shown instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ago {
+    Now,
+    Minutes(i64),
+    Hours(i64),
+    Days(i64),
 }
 
-/// The same in words for screen readers, "5 minutes ago"; `None` from a
-/// week on, when the full date is read instead.
-pub fn relative_time_words(at: Timestamp, now_ms: i64) -> Option<String> {
+pub fn ago(at: Timestamp, now_ms: i64) -> Option<Ago> {
     let secs = (now_ms - at.millis()).max(0) / 1000;
-    let plural = |n: i64, unit: &str| format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" });
     Some(match secs {
-        0..=44 => "just now".into(),
-        45..=3599 => plural((secs + 30) / 60, "minute"),
-        3600..=86_399 => plural(secs / 3600, "hour"),
-        86_400..=604_799 => plural(secs / 86_400, "day"),
+        0..=44 => Ago::Now,
+        45..=3599 => Ago::Minutes((secs + 30) / 60),
+        3600..=86_399 => Ago::Hours(secs / 3600),
+        86_400..=604_799 => Ago::Days(secs / 86_400),
         _ => return None,
     })
 }
@@ -159,19 +154,15 @@ mod tests {
     #[test]
     fn relative_times() {
         let now = Timestamp::parse("2026-11-22T12:00:00Z").unwrap().millis();
-        let ago = |secs: i64| Timestamp(now - secs * 1000);
-        let short = |secs: i64| relative_time(ago(secs), now);
-        assert_eq!(short(10).as_deref(), Some("now"));
-        assert_eq!(short(-30).as_deref(), Some("now"), "a clock a little ahead is not the future");
-        assert_eq!(short(44).as_deref(), Some("now"));
-        assert_eq!(short(45).as_deref(), Some("1m"));
-        assert_eq!(short(5 * 60).as_deref(), Some("5m"));
-        assert_eq!(short(3 * 3600 + 59).as_deref(), Some("3h"));
-        assert_eq!(short(2 * 86_400).as_deref(), Some("2d"));
-        assert_eq!(short(7 * 86_400 - 1).as_deref(), Some("6d"));
-        assert_eq!(short(7 * 86_400), None, "a week on, the day is shown");
-        assert_eq!(relative_time_words(ago(60), now).as_deref(), Some("1 minute ago"));
-        assert_eq!(relative_time_words(ago(7200), now).as_deref(), Some("2 hours ago"));
-        assert_eq!(relative_time_words(ago(8 * 86_400), now), None);
+        let at = |secs: i64| ago(Timestamp(now - secs * 1000), now);
+        assert_eq!(at(10), Some(Ago::Now));
+        assert_eq!(at(-30), Some(Ago::Now), "a clock a little ahead is not the future");
+        assert_eq!(at(44), Some(Ago::Now));
+        assert_eq!(at(45), Some(Ago::Minutes(1)));
+        assert_eq!(at(5 * 60), Some(Ago::Minutes(5)));
+        assert_eq!(at(3 * 3600 + 59), Some(Ago::Hours(3)));
+        assert_eq!(at(2 * 86_400), Some(Ago::Days(2)));
+        assert_eq!(at(7 * 86_400 - 1), Some(Ago::Days(6)));
+        assert_eq!(at(7 * 86_400), None, "a week on, the day is shown");
     }
 }

@@ -106,8 +106,9 @@ async fn header_offers_a_skip_link_and_navigation() {
 
 #[wasm_bindgen_test]
 async fn a_bad_config_explains_itself_as_text() {
+    common::english();
     let problem = parse(r#"{"api_base": "<script>alert(1)</script>", "application_id": "x"}"#).unwrap_err();
-    assert!(problem.contains("api_base"), "{problem}");
+    assert!(problem.get().contains("api_base"), "{problem:?}");
     let _handle =
         leptos::mount::mount_to(common::container(), move || view! { <ConfigProblem problem=problem.clone()/> });
     leptos::task::tick().await;
@@ -119,8 +120,9 @@ async fn a_bad_config_explains_itself_as_text() {
 
 #[wasm_bindgen_test]
 fn config_parsing_names_the_missing_field() {
+    common::english();
     let missing = parse(r#"{"api_base": "/api/v1"}"#).unwrap_err();
-    assert!(missing.contains("application_id"), "{missing}");
+    assert!(missing.get().contains("application_id"), "{missing:?}");
     assert!(parse("not json").is_err());
     assert_eq!(parse(r#"{"api_base": "/api/v1", "application_id": "a"}"#).unwrap().application_id, "a");
 }

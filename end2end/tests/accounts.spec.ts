@@ -3,7 +3,7 @@
 // drafts, and signing out of one leaves the others signed in.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
-import { signInWithToken, token } from './helpers';
+import { signInWithOAuth, signInWithToken, token } from './helpers';
 
 const session = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session') ?? 'null'));
 const menu = (page: Page) => page.locator('.account-menu');
@@ -167,4 +167,69 @@ test('signing out with an unsent draft asks first: kept, it is there at the next
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
   await signInWithToken(page, 'ines');
   await expect(page.getByLabel('Post text')).toHaveValue('');
+});
+
+test('signing out while another tab is open: a draft typed there is counted, kept, and waits there for the next sign-in', async ({ page, context }) => {
+  await signInWithToken(page, 'olga');
+  const other = await context.newPage();
+  await other.goto('/');
+  await other.getByLabel('Post text').fill('olga typed this in the other tab');
+  await (await openMenu(page)).getByRole('button', { name: 'Sign out of @olga' }).click();
+  const question = page.getByRole('group', { name: 'Unsent drafts' });
+  await expect(question).toContainText('1 unsent draft would go with it.');
+  await question.getByRole('button', { name: 'Keep drafts for the next sign-in' }).click();
+  // The other tab follows the sign-out at once.
+  await expect(other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await signInWithToken(other, 'olga');
+  await expect(other.getByLabel('Post text')).toHaveValue('olga typed this in the other tab');
+  await other.close();
+});
+
+test('an account whose sign-in was revoked elsewhere is marked, keeps its draft, and the other account works', async ({ page }) => {
+  await signInWithToken(page, 'arjun');
+  const arjun = await session(page);
+  await page.getByLabel('Post text').fill('arjun was writing this');
+  await addAccount(page, 'sam');
+  // Revoked somewhere else (another client, the server's admin).
+  const revoked = await page.request.post('/api/oauth/revoke', { data: { token: arjun.token } });
+  expect(revoked.ok()).toBeTruthy();
+
+  await (await openMenu(page)).getByRole('button', { name: 'Switch to @arjun' }).click();
+  await current(page, 'arjun');
+  await expect(page.locator('.error-box')).toBeVisible();
+  await expect(menu(page).locator('summary')).toHaveClass(/ended/);
+  const panel = await openMenu(page);
+  await expect(panel.getByRole('status')).toContainText('no longer accepts this sign-in');
+  await expect(panel.getByRole('link', { name: 'Sign in again' })).toBeVisible();
+  await expect(page.getByLabel('Post text')).toHaveValue('arjun was writing this');
+
+  // sam is untouched, and lists arjun as signed out.
+  await panel.getByRole('button', { name: 'Switch to @sam' }).click();
+  await current(page, 'sam');
+  await expect(page.locator('article.post').first()).toBeVisible();
+  const accounts = (await openMenu(page)).getByRole('list', { name: 'Accounts' });
+  await expect(accounts.getByRole('listitem').filter({ hasText: '@arjun' })).toContainText('signed out, sign in again');
+});
+
+test('an action the token does not allow offers to sign in again for it, and comes back with the draft', async ({ page }) => {
+  // mira allowed Perch less than it asked for: no posting, no likes, no email.
+  await signInWithOAuth(page, 'mira', [/post\.send/, /post\.like/, /user\.email/]);
+  await page.getByLabel('Post text').fill('mira needs post.send for this');
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeDisabled();
+  const ask = page.locator('.composer').getByRole('button', { name: 'Sign in again to allow post.send' });
+  await ask.click();
+  // The server's page asks for what the token holds plus the missing scope, nothing more.
+  await expect(page.getByRole('heading', { name: 'Sign in to Perch' })).toBeVisible();
+  await expect(page.getByRole('checkbox')).toHaveCount(13);
+  await expect(page.getByRole('checkbox', { name: /post\.send/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /post\.like/ })).toHaveCount(0);
+  await page.getByLabel('Username').fill('mira');
+  await page.getByLabel('Password').fill('perch-demo');
+  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.getByLabel('Post text')).toHaveValue('mira needs post.send for this');
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeEnabled();
+  const scopes = (await session(page)).scopes;
+  expect(scopes).toContain('post.send');
+  expect(scopes).not.toContain('post.like');
 });

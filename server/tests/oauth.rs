@@ -80,6 +80,50 @@ async fn the_consent_page_says_in_words_what_each_scope_allows() {
 }
 
 #[tokio::test]
+async fn the_consent_page_speaks_the_language_the_browser_asks_for() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "post.get,user.email");
+    let page_in = |language: &'static str| {
+        let (http, url, query) = (flow.http.clone(), format!("{}/oauth/authorise", flow.base), query.clone());
+        async move {
+            let res = http.get(url).query(&query).header("accept-language", language).send().await.unwrap();
+            res.text().await.unwrap()
+        }
+    };
+    let german = page_in("de-AT,de;q=0.9,en;q=0.5").await;
+    assert!(german.contains("<html lang=\"de\" dir=\"ltr\">"), "{german}");
+    for words in ["Bei Perch anmelden", "> Beiträge lesen <code>post.get</code>", "Anmelden und erlauben", "Ablehnen"]
+    {
+        assert!(german.contains(words), "{words}");
+    }
+    assert!(!german.contains("Sign in and allow"));
+    let arabic = page_in("ar-EG").await;
+    assert!(arabic.contains("<html lang=\"ar\" dir=\"rtl\">"));
+    assert!(arabic.contains("> رؤية بريدك الإلكتروني <code>user.email</code>"));
+    let other = page_in("fr-FR,fr;q=0.9").await;
+    assert!(other.contains("<html lang=\"en\"") && other.contains("Sign in and allow"), "English for the rest");
+
+    // What it says after a failed attempt is in the same language.
+    let mut form: Vec<(String, String)> = query.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    form.extend(
+        [("username", "ada"), ("password", "wrong"), ("scope", "post.get"), ("action", "allow")]
+            .map(|(k, v)| (k.into(), v.into())),
+    );
+    let res = flow
+        .http
+        .post(format!("{}/oauth/authorise", flow.base))
+        .header("accept-language", "de")
+        .form(&form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 401);
+    assert!(res.text().await.unwrap().contains("Falscher Benutzername oder falsches Passwort."));
+}
+
+#[tokio::test]
 async fn a_wrong_verifier_is_refused_and_burns_nothing() {
     let server = Server::start().await;
     server.user("ada").await;

@@ -5,6 +5,7 @@
 use crate::account::session::{Session, Signed};
 use crate::api::Api;
 use crate::browser::web_storage::{self, Key};
+use crate::i18n::{t, Text};
 use crate::routes::AppPath;
 use perch_model::{ClientConfig, CodeExchange, Scope};
 use serde::{Deserialize, Serialize};
@@ -20,10 +21,10 @@ struct Pending {
 }
 
 /// `n` random bytes from the browser's CSPRNG, base64url.
-fn random(n: usize) -> Result<String, String> {
-    let crypto = web_sys::window().and_then(|w| w.crypto().ok()).ok_or("This browser has no cryptography support.")?;
+fn random(n: usize) -> Result<String, Text> {
+    let crypto = web_sys::window().and_then(|w| w.crypto().ok()).ok_or_else(|| Text::from(t::oauth_no_crypto()))?;
     let mut bytes = vec![0u8; n];
-    crypto.get_random_values_with_u8_array(&mut bytes).map_err(|_| "Random numbers are not available.")?;
+    crypto.get_random_values_with_u8_array(&mut bytes).map_err(|_| Text::from(t::oauth_no_random()))?;
     Ok(base64url(&bytes))
 }
 
@@ -41,16 +42,15 @@ pub fn base64url(bytes: &[u8]) -> String {
 }
 
 /// BASE64URL(SHA-256(verifier)), with the browser's SubtleCrypto.
-async fn challenge(verifier: &str) -> Result<String, String> {
+async fn challenge(verifier: &str) -> Result<String, Text> {
     let subtle = web_sys::window()
         .and_then(|w| w.crypto().ok())
         .map(|c| c.subtle())
-        .ok_or("Signing in needs a secure page (https or localhost).")?;
+        .ok_or_else(|| Text::from(t::oauth_needs_secure_page()))?;
     let data = verifier.as_bytes().to_vec();
-    let promise = subtle
-        .digest_with_str_and_u8_array("SHA-256", &data)
-        .map_err(|_| "Signing in needs a secure page (https or localhost).")?;
-    let digest = JsFuture::from(promise).await.map_err(|_| "The browser could not hash the sign-in code.")?;
+    let promise =
+        subtle.digest_with_str_and_u8_array("SHA-256", &data).map_err(|_| Text::from(t::oauth_needs_secure_page()))?;
+    let digest = JsFuture::from(promise).await.map_err(|_| Text::from(t::oauth_no_hash()))?;
     let bytes = js_sys::Uint8Array::new(&digest.unchecked_into::<js_sys::ArrayBuffer>()).to_vec();
     Ok(base64url(&bytes))
 }
@@ -64,45 +64,44 @@ pub fn redirect_uri() -> String {
     format!("{}/oauth/callback", leptos::prelude::window().location().origin().unwrap_or_default())
 }
 
-/// Sends the browser to the server's sign-in page, asking for every scope
-/// the app can use; after sign-in the person comes back to `return_to`.
-pub async fn start(api: &Api, config: &ClientConfig, return_to: String) -> Result<(), String> {
+/// Sends the browser to the server's sign-in page, asking for `scopes`
+/// (every scope the app can use, from the sign-in page; what the account
+/// holds plus what it lacks, to allow one more); after sign-in the person
+/// comes back to `return_to`.
+pub async fn start(api: &Api, config: &ClientConfig, return_to: String, scopes: &[Scope]) -> Result<(), Text> {
     let verifier = random(32)?;
     let state = random(16)?;
     let code_challenge = challenge(&verifier).await?;
     let pending = Pending { verifier, state: state.clone(), return_to };
     if !web_storage::set_json(&Key::OAuthPending, &pending) {
-        return Err("This browser does not allow Perch to remember the sign-in.".into());
+        return Err(t::oauth_no_storage().into());
     }
     let url = format!(
         "{}/oauth/authorise?application_id={}&redirect_uri={}&scopes={}&state={}&code_challenge={}&code_challenge_method=S256",
         api.root(),
         enc(&config.application_id),
         enc(&redirect_uri()),
-        enc(&Scope::join(&Scope::ALL)),
+        enc(&Scope::join(scopes)),
         enc(&state),
         enc(&code_challenge),
     );
-    leptos::prelude::window()
-        .location()
-        .assign(&url)
-        .map_err(|_| "The browser refused to open the sign-in page.".to_owned())
+    leptos::prelude::window().location().assign(&url).map_err(|_| Text::from(t::oauth_not_opened()))
 }
 
 /// Finishes the flow from the callback's query: checks `state`, exchanges
 /// the code, learns who signed in. Returns where to go next.
-pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String, String> {
-    let params = web_sys::UrlSearchParams::new_with_str(search).map_err(|_| "The sign-in answer could not be read.")?;
+pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String, Text> {
+    let params = web_sys::UrlSearchParams::new_with_str(search).map_err(|_| Text::from(t::oauth_unreadable()))?;
     let pending: Option<Pending> = web_storage::get_json(&Key::OAuthPending);
     web_storage::remove(&Key::OAuthPending);
     if params.get("error").as_deref() == Some("access_denied") {
-        return Err("Sign-in was cancelled: you chose Deny.".into());
+        return Err(t::oauth_denied().into());
     }
-    let pending = pending.ok_or("This sign-in was not started from this tab, or it was already used. Start again.")?;
+    let pending = pending.ok_or_else(|| Text::from(t::oauth_not_from_here()))?;
     if params.get("state").as_deref() != Some(pending.state.as_str()) {
-        return Err("The sign-in answer does not match the request Perch made. Start again.".into());
+        return Err(t::oauth_mismatch().into());
     }
-    let code = params.get("code").ok_or("The server sent no sign-in code.")?;
+    let code = params.get("code").ok_or_else(|| Text::from(t::oauth_no_code()))?;
     let tokens =
         api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
     let user = api.user_of_token(&tokens.token).await.map_err(|e| e.explain())?;

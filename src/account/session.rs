@@ -14,6 +14,7 @@
 //! never writes back a session older than the one kept (`save_over`).
 
 use crate::browser::web_storage::{self, Key};
+use crate::i18n::{t, Text};
 use leptos::prelude::*;
 use perch_model::{Operation, Scope, Subject, Timestamp, TokenSet, User};
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,11 @@ pub struct Signed {
     /// Whether `scopes` came from the server (OAuth) or were assumed.
     pub scopes_known: bool,
     pub user: User,
+    /// The server refused these tokens (revoked elsewhere, the refresh
+    /// refused): the account stays listed, with its drafts, marked
+    /// "signed out, sign in again", until it signs in again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ended: bool,
 }
 
 impl Signed {
@@ -43,6 +49,7 @@ impl Signed {
             scopes: tokens.scopes,
             scopes_known: true,
             user,
+            ended: false,
         }
     }
 
@@ -55,6 +62,7 @@ impl Signed {
             scopes: Scope::ALL.to_vec(),
             scopes_known: false,
             user,
+            ended: false,
         }
     }
 }
@@ -114,9 +122,9 @@ impl Session {
     /// Why the token may not do `op` on `subject`, naming the missing
     /// scopes, or `None` when it may as far as the app knows. Every button
     /// and form that is not offered says this, in these words.
-    pub fn refusal(&self, op: Operation, subject: Subject) -> Option<String> {
+    pub fn refusal(&self, op: Operation, subject: Subject) -> Option<Refusal> {
         let missing = op.missing(subject, &self.scopes());
-        (!missing.is_empty()).then(|| refusal_text(&missing))
+        (!missing.is_empty()).then_some(Refusal { missing })
     }
 
     /// Makes `signed` the current account. Signing in while another
@@ -156,6 +164,22 @@ impl Session {
         if save_over(&before.token, &after) {
             self.signed.set(Some(after));
         }
+    }
+
+    /// Learns from a 401 that the server refuses `token`, when it is still
+    /// the current account's (not one another tab has replaced since):
+    /// the account is marked ended, here and in every tab.
+    pub fn refused(&self, token: &str) {
+        let Some(mut signed) = self.signed.get_untracked().filter(|s| s.token == token && !s.ended) else { return };
+        signed.ended = true;
+        if save_over(token, &signed) {
+            self.signed.set(Some(signed));
+        }
+    }
+
+    /// Whether the current account's sign-in was refused by the server.
+    pub fn ended(&self) -> bool {
+        self.signed.with(|s| s.as_ref().is_some_and(|s| s.ended))
     }
 
     /// Learns from a 403 that the token lacks these scopes.
@@ -300,9 +324,22 @@ fn save_over(before: &str, after: &Signed) -> bool {
     }
 }
 
+/// An action the sign-in does not allow: the scopes it lacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub missing: Vec<Scope>,
+}
+
+impl Refusal {
+    /// Why, in words.
+    pub fn text(&self) -> Text {
+        refusal_text(&self.missing)
+    }
+}
+
 /// The words of a refusal for these missing scopes.
-pub fn refusal_text(missing: &[Scope]) -> String {
-    format!("Your sign-in does not allow this: it lacks {}.", Scope::join(missing))
+pub fn refusal_text(missing: &[Scope]) -> Text {
+    t::refused_lacks(Scope::join(missing))
 }
 
 pub fn use_session() -> Session {
@@ -335,6 +372,6 @@ mod tests {
     #[test]
     fn a_refusal_names_exactly_the_missing_scopes() {
         let missing = Operation::LikePost.missing(Subject::Reply, &[Scope::PostLike, Scope::ReplyGet]);
-        assert_eq!(refusal_text(&missing), "Your sign-in does not allow this: it lacks reply.like.");
+        assert_eq!(refusal_text(&missing), crate::i18n::t::refused_lacks("reply.like"));
     }
 }

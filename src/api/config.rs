@@ -2,47 +2,39 @@
 //! build serves any server, and the page shown when that fails.
 
 use crate::browser::navigation::Title;
-use gloo_net::http::Request;
+use crate::i18n::{t, Text};
 use leptos::prelude::*;
 use perch_model::{ClientConfig, CLIENT_CONFIG_FILE};
 
 /// Fetches and checks the configuration; the error says what to fix.
-pub async fn load() -> Result<ClientConfig, String> {
+pub async fn load() -> Result<ClientConfig, Text> {
     // Relative to the document's <base>, which trunk sets to the public URL.
-    let response = Request::get(CLIENT_CONFIG_FILE)
-        .send()
-        .await
-        .map_err(|e| format!("{CLIENT_CONFIG_FILE} could not be fetched: {e}"))?;
+    let response =
+        super::http::send("GET", CLIENT_CONFIG_FILE, None, None, None).await.map_err(t::config_unreachable)?;
     if !response.ok() {
-        return Err(format!("{CLIENT_CONFIG_FILE} could not be fetched: the server answered {}.", response.status()));
+        return Err(t::config_status(response.status.to_string()));
     }
-    let text = response.text().await.map_err(|e| format!("{CLIENT_CONFIG_FILE} could not be read: {e}"))?;
-    parse(&text)
+    parse(&response.text)
 }
 
 /// Parses and checks the text of `config.json`.
-pub fn parse(text: &str) -> Result<ClientConfig, String> {
-    let config: ClientConfig = serde_json::from_str(text).map_err(|e| {
-        format!("{CLIENT_CONFIG_FILE} is not valid: {e}. It needs \"api_base\" and \"application_id\".")
-    })?;
-    config.check().map_err(|e| format!("{CLIENT_CONFIG_FILE} is not valid: {e}."))?;
+pub fn parse(text: &str) -> Result<ClientConfig, Text> {
+    let config: ClientConfig = serde_json::from_str(text).map_err(|e| t::config_invalid(e.to_string()))?;
+    config.check().map_err(|e| t::config_invalid(e.to_string()))?;
     Ok(config)
 }
 
 /// Shown instead of the app when the configuration cannot be used.
 #[component]
-pub fn ConfigProblem(problem: String) -> impl IntoView {
+pub fn ConfigProblem(problem: Text) -> impl IntoView {
     view! {
-        <Title text="Perch cannot start"/>
+        <Title text=t::cannot_start()/>
         <main id="main" class="page config-problem">
-            <h1>"Perch cannot start"</h1>
+            <h1>{t::cannot_start()}</h1>
             <p class="error" role="alert">{problem}</p>
-            <p>
-                "Whoever hosts this copy of Perch needs to put a " <code>"config.json"</code>
-                " beside its " <code>"index.html"</code> ", like this:"
-            </p>
+            <p>{t::config_help()}</p>
             <pre>{r#"{ "api_base": "https://your.server/api/v1", "application_id": "your-app-id" }"#}</pre>
-            <button type="button" on:click=|_| { let _ = window().location().reload(); }>"Try again"</button>
+            <button type="button" on:click=|_| { let _ = window().location().reload(); }>{t::try_again()}</button>
         </main>
     }
 }

@@ -4,9 +4,11 @@
 //! for it goes away, and turns every failure into one [`ApiError`].
 
 pub mod config;
+pub mod http;
 
 use crate::account::session::{Session, Signed};
-use gloo_net::http::{Method, RequestBuilder, Response};
+use crate::i18n::{t, Text};
+use http::Reply;
 use leptos::prelude::*;
 use perch_model::{
     ClientConfig, CodeExchange, FollowResult, FollowersList, FollowingList, LikeResult, NewPost, Post, PostUpdate,
@@ -39,40 +41,26 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    /// What went wrong, in words for the person using Perch.
-    pub fn explain(&self) -> String {
+    /// What went wrong, in the app's own words for the person using Perch
+    /// (the server's message is the API's, in its language, and not shown).
+    pub fn explain(&self) -> Text {
         match self {
-            ApiError::Network(_) => "Perch could not reach the server. Check your connection and try again.".into(),
-            ApiError::Unauthorized(_) => "Your sign-in has expired or is no longer valid. Sign in again.".into(),
-            ApiError::Forbidden { missing, .. } if !missing.is_empty() => format!(
-                "Your sign-in does not allow this: it lacks the permission {}. Sign in again and allow it.",
-                Scope::join(missing)
-            ),
-            ApiError::Forbidden { message, .. } => non_empty(message, "The server does not allow this."),
-            ApiError::NotFound(_) => "This does not exist, or it was deleted.".into(),
-            ApiError::Unprocessable(message) => non_empty(message, "The server refused this text."),
-            ApiError::RateLimited { retry_after: Some(secs), .. } => {
-                format!("The server asks Perch to slow down. Try again in {secs} seconds.")
-            }
-            ApiError::RateLimited { .. } => "The server asks Perch to slow down. Try again in a little while.".into(),
-            ApiError::Server { status, .. } => format!("The server had a problem ({status}). Try again in a moment."),
-            ApiError::Other { status, message } => {
-                non_empty(message, &format!("The server refused the request ({status})."))
-            }
-            ApiError::Invalid(_) => "The server answered with something Perch cannot read.".into(),
+            ApiError::Network(_) => t::error_network().into(),
+            ApiError::Unauthorized(_) => t::error_unauthorized().into(),
+            ApiError::Forbidden { missing, .. } if !missing.is_empty() => t::error_missing_scope(Scope::join(missing)),
+            ApiError::Forbidden { .. } => t::error_forbidden().into(),
+            ApiError::NotFound(_) => t::error_not_found().into(),
+            ApiError::Unprocessable(_) => t::error_unprocessable().into(),
+            ApiError::RateLimited { retry_after: Some(secs), .. } => t::error_rate_limited_for(*secs),
+            ApiError::RateLimited { .. } => t::error_rate_limited().into(),
+            ApiError::Server { status, .. } => t::error_server(status.to_string()),
+            ApiError::Other { status, .. } => t::error_other(status.to_string()),
+            ApiError::Invalid(_) => t::error_invalid().into(),
         }
     }
 
     pub fn is_not_found(&self) -> bool {
         matches!(self, ApiError::NotFound(_))
-    }
-}
-
-fn non_empty(message: &str, fallback: &str) -> String {
-    if message.trim().is_empty() {
-        fallback.to_owned()
-    } else {
-        message.to_owned()
     }
 }
 
@@ -209,7 +197,7 @@ impl Api {
     /// One operation's request, answered with the body it read: generic
     /// only in what the body is read as, so the request, the refresh and
     /// the retry are compiled once ([`Api::exchange`]).
-    async fn call<T: DeserializeOwned>(&self, method: Method, path: &str, body: Option<String>) -> Result<T, ApiError> {
+    async fn call<T: DeserializeOwned>(&self, method: &str, path: &str, body: Option<String>) -> Result<T, ApiError> {
         // Boxed as a trait object: one copy of its state machine, not one
         // inlined into each body type's future.
         let exchange: std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, ApiError>> + '_>> =
@@ -220,28 +208,16 @@ impl Api {
     /// Sends a request with the session's token, refreshing it once on a
     /// 401, and answers the body of a success (learning missing scopes from
     /// a 403).
-    async fn exchange(&self, method: Method, path: &str, body: Option<String>) -> Result<String, ApiError> {
+    async fn exchange(&self, method: &str, path: &str, body: Option<String>) -> Result<String, ApiError> {
         let url = format!("{}{path}", self.base);
         let abort = abort_on_cleanup();
         let mut retried = false;
         loop {
             let token = self.token().await;
-            let mut req = RequestBuilder::new(&url).method(method.clone()).abort_signal(abort.as_ref());
-            if let Some(token) = &token {
-                req = req.header("Authorization", &format!("Bearer {token}"));
-            }
-            let sent = match &body {
-                Some(json) => {
-                    req.header("Content-Type", "application/json")
-                        .body(json.clone())
-                        .map_err(|e| ApiError::Network(e.to_string()))?
-                        .send()
-                        .await
-                }
-                None => req.send().await,
-            };
-            let res = sent.map_err(|e| ApiError::Network(e.to_string()))?;
-            if res.status() == 401 && !retried {
+            let res = http::send(method, &url, token.as_deref(), body.as_deref(), abort.as_ref())
+                .await
+                .map_err(ApiError::Network)?;
+            if res.status == 401 && !retried {
                 if let Some(signed) = self.session.signed_untracked().filter(|s| s.refresh_token.is_some()) {
                     retried = true;
                     if self.refresh_now(&signed).await.is_ok() {
@@ -249,60 +225,61 @@ impl Api {
                     }
                 }
             }
-            return read(res, &self.session).await;
+            if res.status == 401 {
+                if let Some(token) = &token {
+                    self.session.refused(token);
+                }
+            }
+            return read(res, &self.session);
         }
     }
 
     // The eleven operations.
 
     pub async fn get_post(&self, uuid: &str) -> Result<Post, ApiError> {
-        self.call(Method::GET, &format!("/post/{}", enc(uuid)), None).await
+        self.call("GET", &format!("/post/{}", enc(uuid)), None).await
     }
 
     pub async fn replies(&self, uuid: &str, page: u32) -> Result<RepliesPage, ApiError> {
-        self.call(Method::GET, &format!("/post/{}/replies/{page}", enc(uuid)), None).await
+        self.call("GET", &format!("/post/{}/replies/{page}", enc(uuid)), None).await
     }
 
     pub async fn send_post(&self, post: &NewPost) -> Result<Post, ApiError> {
-        self.call(Method::POST, "/post", Some(serde_json::to_string(post).unwrap_or_default())).await
+        self.call("POST", "/post", Some(serde_json::to_string(post).unwrap_or_default())).await
     }
 
     pub async fn update_post(&self, uuid: &str, update: &PostUpdate) -> Result<Post, ApiError> {
-        self.call(
-            Method::PATCH,
-            &format!("/post/{}", enc(uuid)),
-            Some(serde_json::to_string(update).unwrap_or_default()),
-        )
-        .await
+        self.call("PATCH", &format!("/post/{}", enc(uuid)), Some(serde_json::to_string(update).unwrap_or_default()))
+            .await
     }
 
     pub async fn delete_post(&self, uuid: &str) -> Result<Post, ApiError> {
-        self.call(Method::DELETE, &format!("/post/{}", enc(uuid)), None).await
+        self.call("DELETE", &format!("/post/{}", enc(uuid)), None).await
     }
 
     pub async fn like(&self, uuid: &str) -> Result<LikeResult, ApiError> {
-        self.call(Method::POST, &format!("/post/{}/like", enc(uuid)), None).await
+        self.call("POST", &format!("/post/{}/like", enc(uuid)), None).await
     }
 
     /// A user by `@username` or uuid.
     pub async fn user(&self, key: &str) -> Result<User, ApiError> {
-        self.call(Method::GET, &format!("/user/{}", enc(key)), None).await
+        self.call("GET", &format!("/user/{}", enc(key)), None).await
     }
 
     pub async fn user_posts(&self, uuid: &str, page: u32) -> Result<UserPostsPage, ApiError> {
-        self.call(Method::GET, &format!("/user/{}/posts/{page}", enc(uuid)), None).await
+        self.call("GET", &format!("/user/{}/posts/{page}", enc(uuid)), None).await
     }
 
     pub async fn follow(&self, uuid: &str) -> Result<FollowResult, ApiError> {
-        self.call(Method::POST, &format!("/user/{}/follow", enc(uuid)), None).await
+        self.call("POST", &format!("/user/{}/follow", enc(uuid)), None).await
     }
 
     pub async fn following(&self, uuid: &str) -> Result<FollowingList, ApiError> {
-        self.call(Method::GET, &format!("/user/{}/following", enc(uuid)), None).await
+        self.call("GET", &format!("/user/{}/following", enc(uuid)), None).await
     }
 
     pub async fn followers(&self, uuid: &str) -> Result<FollowersList, ApiError> {
-        self.call(Method::GET, &format!("/user/{}/followers", enc(uuid)), None).await
+        self.call("GET", &format!("/user/{}/followers", enc(uuid)), None).await
     }
 
     // OAuth.
@@ -318,12 +295,10 @@ impl Api {
 
     /// Checks a pasted token by asking who owns it.
     pub async fn user_of_token(&self, token: &str) -> Result<User, ApiError> {
-        let res = RequestBuilder::new(&format!("{}/user", self.base))
-            .header("Authorization", &format!("Bearer {token}"))
-            .send()
+        let res = http::send("GET", &format!("{}/user", self.base), Some(token), None, None)
             .await
-            .map_err(|e| ApiError::Network(e.to_string()))?;
-        parse(&read(res, &self.session).await?)
+            .map_err(ApiError::Network)?;
+        parse(&read(res, &self.session)?)
     }
 
     async fn post_root<T: DeserializeOwned>(&self, path: &str, body: String) -> Result<T, ApiError> {
@@ -331,16 +306,13 @@ impl Api {
     }
 
     async fn post_root_text(&self, path: &str, body: String) -> Result<String, ApiError> {
-        let req = RequestBuilder::new(&format!("{}{path}", self.root))
-            .method(Method::POST)
-            .header("Content-Type", "application/json")
-            .body(body)
-            .map_err(|e| ApiError::Network(e.to_string()))?;
-        let res = req.send().await.map_err(|e| ApiError::Network(e.to_string()))?;
+        let res = http::send("POST", &format!("{}{path}", self.root), None, Some(&body), None)
+            .await
+            .map_err(ApiError::Network)?;
         if res.ok() {
-            res.text().await.map_err(|e| ApiError::Network(e.to_string()))
+            Ok(res.text)
         } else {
-            Err(error_from(res).await)
+            Err(error_from(res))
         }
     }
 }
@@ -349,24 +321,21 @@ impl Api {
 fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Invalid(e.to_string()))
 }
-
 /// Reads a response: the body on 200, else the error (learning missing scopes).
-async fn read(res: Response, session: &Session) -> Result<String, ApiError> {
+fn read(res: Reply, session: &Session) -> Result<String, ApiError> {
     if res.ok() {
-        return res.text().await.map_err(|e| ApiError::Network(e.to_string()));
+        return Ok(res.text);
     }
-    let error = error_from(res).await;
+    let error = error_from(res);
     if let ApiError::Forbidden { missing, .. } = &error {
         session.lacks(missing);
     }
     Err(error)
 }
 
-async fn error_from(res: Response) -> ApiError {
-    let status = res.status();
-    let retry_after = res.headers().get("retry-after").and_then(|v| v.trim().parse().ok());
-    let message = res.json::<perch_model::ErrorBody>().await.map(|e| e.message).unwrap_or_default();
-    classify(status, message, retry_after)
+fn error_from(res: Reply) -> ApiError {
+    let message = serde_json::from_str::<perch_model::ErrorBody>(&res.text).map(|e| e.message).unwrap_or_default();
+    classify(res.status, message, res.retry_after)
 }
 
 /// The error for a status and the server's message.
@@ -415,16 +384,17 @@ mod tests {
     #[test]
     fn statuses_are_told_apart() {
         assert!(matches!(classify(401, String::new(), None), ApiError::Unauthorized(_)));
-        assert_eq!(
-            classify(429, "slow".into(), Some(7)).explain(),
-            "The server asks Perch to slow down. Try again in 7 seconds."
-        );
-        assert!(classify(503, String::new(), None).explain().contains("503"));
+        assert_eq!(classify(429, "slow".into(), Some(7)).explain(), t::error_rate_limited_for(7));
+        assert_eq!(classify(503, String::new(), None).explain(), t::error_server("503"));
         assert_eq!(
             classify(422, "The post is 1 character over the limit of 500.".into(), None).explain(),
-            "The post is 1 character over the limit of 500."
+            t::error_unprocessable().into()
         );
-        assert!(classify(403, "lacks the scope reply.post".into(), None).explain().contains("reply.post"));
+        assert_eq!(
+            classify(403, "lacks the scope reply.post".into(), None).explain(),
+            t::error_missing_scope("reply.post")
+        );
+        assert_eq!(classify(403, "Only the author may.".into(), None).explain(), t::error_forbidden().into());
         assert!(classify(404, String::new(), None).is_not_found());
     }
 }

@@ -5,6 +5,8 @@
 //! one per style, made once). Also when a page that shows data read earlier
 //! reads it again because the reader came back to the tab.
 
+use crate::i18n::{t, Language};
+use crate::text::Ago;
 use leptos::prelude::*;
 use perch_model::Timestamp;
 use std::time::Duration;
@@ -88,27 +90,92 @@ impl Style {
 }
 
 thread_local! {
-    /// One `Intl.DateTimeFormat` per style, made on first use, in the
-    /// reader's language and time zone as they were then. Making a
-    /// formatter is most of the cost of writing a date
+    /// The formatters of the language in use, made on first use: one
+    /// `Intl.DateTimeFormat` per style, and the relative time and unit
+    /// formats. Making a formatter is most of the cost of writing a date
     /// (`Date.toLocaleString` makes one per call), and a timeline writes
     /// one or two per post: it was a fifth of the first render of 20 posts.
-    static FORMATS: [std::cell::OnceCell<js_sys::Function>; 3] = Default::default();
+    /// A language switch makes them again.
+    static FORMATS: std::cell::RefCell<Option<Formats>> = const { std::cell::RefCell::new(None) };
+}
+
+struct Formats {
+    language: Language,
+    dates: [std::cell::OnceCell<js_sys::Function>; 3],
+    relative: std::cell::OnceCell<js_sys::Intl::RelativeTimeFormat>,
+    units: [std::cell::OnceCell<js_sys::Intl::NumberFormat>; 3],
+}
+
+fn options(pairs: &[(&str, &str)]) -> js_sys::Object {
+    let options = js_sys::Object::new();
+    for (key, value) in pairs {
+        let _ = js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::from_str(value));
+    }
+    options
+}
+
+/// Runs `f` with the formatters of the language in use (tracked: a time
+/// drawn in a reactive closure is written again after a switch).
+fn with_formats<R>(f: impl FnOnce(&Formats, &js_sys::Array) -> R) -> R {
+    let language = crate::i18n::current();
+    FORMATS.with(|formats| {
+        let mut formats = formats.borrow_mut();
+        if formats.as_ref().is_none_or(|f| f.language != language) {
+            *formats = Some(Formats {
+                language,
+                dates: Default::default(),
+                relative: Default::default(),
+                units: Default::default(),
+            });
+        }
+        let locales = js_sys::Array::of1(&JsValue::from_str(language.code()));
+        f(formats.as_ref().expect("made above"), &locales)
+    })
 }
 
 fn local(at: Timestamp, style: Style) -> String {
     let date = js_sys::Date::new(&JsValue::from_f64(at.millis() as f64));
-    FORMATS.with(|formats| {
-        let format = formats[style as usize].get_or_init(|| {
-            let options = js_sys::Object::new();
-            for (key, value) in style.options() {
-                let _ = js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::from_str(value));
-            }
-            let language = window().navigator().language().unwrap_or_else(|| "en".into());
-            let locales = js_sys::Array::of1(&JsValue::from_str(&language));
-            js_sys::Intl::DateTimeFormat::new(&locales, &options).format()
-        });
+    with_formats(|formats, locales| {
+        let format = formats.dates[style as usize]
+            .get_or_init(|| js_sys::Intl::DateTimeFormat::new(locales, &options(style.options())).format());
         format.call1(&JsValue::NULL, &date).ok().and_then(|s| s.as_string()).unwrap_or_default()
+    })
+}
+
+/// How long ago, short: "now", "5m", "3h", "2d" (in the language in use:
+/// "5 Min.", "٥ د").
+pub fn short_ago(ago: Ago) -> String {
+    let (n, unit, index) = match ago {
+        Ago::Now => return t::now_short().get(),
+        Ago::Minutes(n) => (n, "minute", 0),
+        Ago::Hours(n) => (n, "hour", 1),
+        Ago::Days(n) => (n, "day", 2),
+    };
+    with_formats(|formats, locales| {
+        formats.units[index]
+            .get_or_init(|| {
+                let options = options(&[("style", "unit"), ("unit", unit), ("unitDisplay", "narrow")]);
+                js_sys::Intl::NumberFormat::new(locales, &options)
+            })
+            .format()
+            .call1(&JsValue::NULL, &JsValue::from_f64(n as f64))
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default()
+    })
+}
+
+/// How long ago, in words for screen readers: "5 minutes ago", "just now".
+pub fn spoken_ago(ago: Ago) -> String {
+    let (n, unit) = match ago {
+        Ago::Now => return t::just_now().get(),
+        Ago::Minutes(n) => (n, "minute"),
+        Ago::Hours(n) => (n, "hour"),
+        Ago::Days(n) => (n, "day"),
+    };
+    with_formats(|formats, locales| {
+        let format = formats.relative.get_or_init(|| js_sys::Intl::RelativeTimeFormat::new(locales, &options(&[])));
+        String::from(format.format(-(n as f64), unit))
     })
 }
 

@@ -3,6 +3,7 @@
 //! a notice while the browser is offline. What Perch already has stays on
 //! screen; what the person writes stays in its draft until they are back.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 
 /// How long after the page has loaded `sw.js` is registered. Its install
@@ -47,9 +48,7 @@ pub fn OfflineNotice() -> impl IntoView {
     });
     view! {
         <p class="offline-notice" role="status">
-            {move || (!online.get()).then_some(
-                "You are offline. Perch shows what it already has; what you write is kept as a draft until you are back."
-            )}
+            {move || (!online.get()).then(|| t::offline_notice().get())}
         </p>
     }
 }

@@ -6,20 +6,23 @@
 //! account menu.
 
 use super::dom;
+use crate::i18n::{t, Text};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 /// The shortcuts, as the help lists them.
-pub const SHORTCUTS: [(&str, &str); 7] = [
-    ("j", "Next post"),
-    ("k", "Previous post"),
-    ("l", "Like or unlike the post"),
-    ("r", "Reply to the post"),
-    ("o or Enter", "Open the post's thread"),
-    ("n", "Write a new post"),
-    ("?", "Show this list"),
-];
+pub fn shortcuts() -> [(Text, Text); 7] {
+    [
+        (Text::new_plain("j"), t::shortcut_next().into()),
+        (Text::new_plain("k"), t::shortcut_previous().into()),
+        (Text::new_plain("l"), t::shortcut_like().into()),
+        (Text::new_plain("r"), t::shortcut_reply().into()),
+        (t::shortcut_open_keys().into(), t::shortcut_open().into()),
+        (Text::new_plain("n"), t::shortcut_new().into()),
+        (Text::new_plain("?"), t::shortcut_help().into()),
+    ]
+}
 
 /// Whether shortcuts are on (they are unless turned off).
 pub fn enabled() -> bool {
@@ -155,23 +158,23 @@ pub fn ShortcutsHelp() -> impl IntoView {
     });
     view! {
         <dialog node_ref=dialog class="shortcuts-help" aria-labelledby="shortcuts-title" on:close=move |_| open.set(false)>
-            <h2 id="shortcuts-title">"Keyboard shortcuts"</h2>
+            <h2 id="shortcuts-title">{t::keyboard_shortcuts()}</h2>
             <dl>
-                {SHORTCUTS.iter().map(|(key, what)| view! {
-                    <div><dt><kbd>{*key}</kbd></dt><dd>{*what}</dd></div>
+                {shortcuts().into_iter().map(|(key, what)| view! {
+                    <div><dt><kbd>{key}</kbd></dt><dd>{what}</dd></div>
                 }).collect_view()}
             </dl>
-            <p class="note">"They never act while you type in a field."</p>
+            <p class="note">{t::shortcuts_never_while_typing()}</p>
             <label class="switch">
                 <input type="checkbox" prop:checked=move || on.get() on:change=move |ev| {
                     let checked = event_target_checked(&ev);
                     set_enabled(checked);
                     on.set(checked);
                 }/>
-                " Use keyboard shortcuts"
+                " " {t::use_keyboard_shortcuts()}
             </label>
             <div class="actions">
-                <button type="button" on:click=move |_| open.set(false)>"Close"</button>
+                <button type="button" on:click=move |_| open.set(false)>{t::close()}</button>
             </div>
         </dialog>
     }

@@ -15,6 +15,9 @@ pub enum Key {
     OAuthPending,
     /// "off" when keyboard shortcuts are turned off (`shortcuts.rs`).
     Shortcuts,
+    /// The interface's language as the reader chose it (`i18n/language.rs`;
+    /// `index.html` reads it too, before the wasm).
+    Language,
     /// What the account likes and follows, as toggles taught it (`store/relations.rs`).
     Relations { account: String },
     /// Where the account was reading its home timeline (`timeline/reading.rs`).
@@ -43,6 +46,7 @@ impl Key {
             Key::OtherAccounts => "perch.accounts".into(),
             Key::OAuthPending => "perch.oauth.pending".into(),
             Key::Shortcuts => "perch.shortcuts".into(),
+            Key::Language => "perch.language".into(),
             Key::Relations { account } => format!("perch.known.{account}"),
             Key::Reading { account } => format!("perch.home.{account}"),
             Key::Draft { account, context } => match context {

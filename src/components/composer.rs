@@ -5,10 +5,11 @@
 //! send is under way kept, and the text kept on every failure with what
 //! went wrong.
 
-use super::counter::Counter;
+use super::counter::{content_problem, Counter};
 use crate::account::session::use_session;
 use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
+use crate::i18n::t;
 use crate::store::use_store;
 use leptos::prelude::*;
 use perch_model::{validate_content, ContentError, Operation, Subject};
@@ -50,11 +51,11 @@ pub fn Composer(
     let sending = Signal::<bool>::from(sending.read_only());
     let error = Signal::<Option<ApiError>>::from(error.read_only());
     let refused = move || session.refusal(Operation::SendPost, subject);
-    let label = if is_reply { "Reply" } else { "Post" };
+    let label = move || if is_reply { t::reply().get() } else { t::post().get() };
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
-            {replying_to.map(|name| view! { <p class="replying-to">{format!("Replying to @{name}")}</p> })}
-            <label for=field_id>"Post text"</label>
+            {replying_to.map(|name| view! { <p class="replying-to">{t::replying_to_user(name)}</p> })}
+            <label for=field_id>{t::post_text()}</label>
             <textarea
                 id=field_id
                 dir="auto"
@@ -72,21 +73,21 @@ pub fn Composer(
             <div class="composer-row">
                 <Counter text id=counter_id/>
                 <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()}
-                    on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
+                    on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>
                 <button type="submit" aria-busy=move || sending.get().to_string()
                     disabled=move || sending.get() || refusal().is_some() || empty() || refused().is_some()
-                    title=refused>
-                    {move || if sending.get() { "Sending…" } else { label }}
+                    title=move || refused().map(|r| r.text().get())>
+                    {move || if sending.get() { t::sending().get() } else { label() }}
                 </button>
             </div>
-            {move || refusal().map(|e| view! { <p class="error">{e.to_string()}</p> })}
-            {move || refused().map(|r| view! { <p class="error">{r}</p> })}
+            {move || refusal().map(|e| view! { <p class="error">{content_problem(&e)}</p> })}
+            {move || refused().map(|r| view! { <p class="error">{r.text()} " " <super::states::AskToAllow missing=r.missing/></p> })}
             {move || error.get().map(|e| {
                 let retry = matches!(e, ApiError::Network(_) | ApiError::Server { .. } | ApiError::RateLimited { .. });
                 view! {
                     <div class="error-box" role="alert">
-                        <p>{e.explain()}" Your text is kept."</p>
-                        {retry.then(|| view! { <button type="button" on:click=move |_| send.run(())>"Retry"</button> })}
+                        <p>{e.explain()} " " {t::text_is_kept()}</p>
+                        {retry.then(|| view! { <button type="button" on:click=move |_| send.run(())>{t::retry()}</button> })}
                     </div>
                 }
             })}

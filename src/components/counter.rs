@@ -2,19 +2,29 @@
 //! composer, a reply, an edit): it counts exactly as the server does, warns
 //! near the limit and says how far over it is.
 
+use crate::i18n::{t, Text};
 use leptos::prelude::*;
-use perch_model::{char_count, MAX_CONTENT_CHARS};
+use perch_model::{char_count, ContentError, MAX_CONTENT_CHARS};
 
 /// From this many characters on, the counter warns.
 const WARN_FROM: usize = MAX_CONTENT_CHARS - 20;
 
 /// What the counter says for `text`.
-pub fn counter_text(text: &str) -> String {
+pub fn counter_text(text: &str) -> Text {
     let n = char_count(text);
     if n > MAX_CONTENT_CHARS {
-        format!("{} over", n - MAX_CONTENT_CHARS)
+        t::chars_over((n - MAX_CONTENT_CHARS) as u64)
     } else {
-        format!("{} left", MAX_CONTENT_CHARS - n)
+        t::chars_left((MAX_CONTENT_CHARS - n) as u64)
+    }
+}
+
+/// Why a text cannot be sent, in the app's words (the model's rule).
+pub fn content_problem(problem: &ContentError) -> Text {
+    match problem {
+        ContentError::Empty => t::content_empty().into(),
+        ContentError::Nul => t::content_nul().into(),
+        ContentError::TooLong { over } => t::content_too_long(*over as u64, MAX_CONTENT_CHARS.to_string()),
     }
 }
 
@@ -42,11 +52,11 @@ pub fn Counter(#[prop(into)] text: Signal<String>, id: String) -> impl IntoView 
     let current = Memo::new(move |_| text.with(|t| band(char_count(t))));
     let spoken = Memo::new(move |_| match current.get() {
         0 => String::new(),
-        _ => text.with_untracked(|t| counter_text(t)),
+        _ => text.with_untracked(|text| counter_text(text)).get(),
     });
     view! {
         <span id=id class="counter" class:warn=warn class:over=over>
-            {move || text.with(|t| counter_text(t))}
+            {move || text.with(|text| counter_text(text)).get()}
         </span>
         <span class="visually-hidden" aria-live="polite">{move || spoken.get()}</span>
     }
@@ -55,13 +65,14 @@ pub fn Counter(#[prop(into)] text: Signal<String>, id: String) -> impl IntoView 
 #[cfg(test)]
 mod tests {
     use super::{band, counter_text};
+    use crate::i18n::t;
 
     #[test]
     fn the_counter_counts_as_the_server_does() {
-        assert_eq!(counter_text(""), "500 left");
-        assert_eq!(counter_text(&"🙂".repeat(499)), "1 left");
-        assert_eq!(counter_text(&"é".repeat(500)), "0 left");
-        assert_eq!(counter_text(&"漢".repeat(501)), "1 over");
+        assert_eq!(counter_text(""), t::chars_left(500));
+        assert_eq!(counter_text(&"🙂".repeat(499)), t::chars_left(1));
+        assert_eq!(counter_text(&"é".repeat(500)), t::chars_left(0));
+        assert_eq!(counter_text(&"漢".repeat(501)), t::chars_over(1));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::post_card::{PostCard, PostSkeleton};
 use super::states::{Empty, ErrorBox};
+use crate::i18n::{t, Text};
 use crate::store::Paged;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -14,17 +15,18 @@ pub fn Feed(
     /// Loads the next page.
     load_more: Callback<()>,
     /// The feed's accessible name.
-    label: &'static str,
-    /// What an empty list says ("" when the page says it itself).
-    empty: &'static str,
+    #[prop(into)]
+    label: Text,
+    /// What an empty list says (`None` when the page says it itself).
+    #[prop(optional, into)]
+    empty: Option<Text>,
     /// Shows the items a check found (`store::check_end`), for lists that
     /// are checked again.
     #[prop(optional)]
     show_fresh: Option<Callback<()>>,
-    /// What those items are called, one and many ("reply", "replies").
+    /// The button that shows them, for a count ("Show 3 new replies").
     #[prop(optional)]
-    fresh_one: &'static str,
-    #[prop(optional)] fresh_many: &'static str,
+    show_fresh_label: Option<fn(u64) -> Text>,
     /// The list is newest first: what was found goes on top, and its button
     /// floats over the top of the list instead of moving it.
     #[prop(optional)]
@@ -63,7 +65,7 @@ pub fn Feed(
             view! {
                 <div class="load-more">
                     <button type="button" class="show-new" on:click=move |_| show.run(())>
-                        {format!("Show {n} new {}", if n == 1 { fresh_one } else { fresh_many })}
+                        {show_fresh_label.map(|label| label(n as u64).signal())}
                     </button>
                 </div>
             }
@@ -73,27 +75,27 @@ pub fn Feed(
         {move || newest_first.then(|| view! { <div class="new-posts">{show_new}</div> })}
         <div
             role=move || list.with(|l| !l.items.is_empty()).then_some("feed")
-            aria-label=move || list.with(|l| !l.items.is_empty()).then_some(label)
+            aria-label={let label = label.clone(); move || list.with(|l| !l.items.is_empty()).then(|| label.get())}
             aria-busy=move || list.with(|l| l.loading).to_string()
         >
             <For each=items key=|(_, uuid)| uuid.clone() let:((index, uuid))>
                 <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
             </For>
         </div>
-        {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && !empty.is_empty()).then(|| view! { <Empty text=empty/> }))}
+        {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && empty.is_some()).then(|| view! { <Empty text=empty.clone().unwrap_or_else(|| label.clone())/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
         // The first page loads behind placeholders; Load more shows only
         // under a page, so nothing on screen is pushed down when posts arrive.
         {move || list.with(|l| l.pages_loaded == 0 && l.loading).then(|| view! {
             <PostSkeleton/><PostSkeleton/><PostSkeleton/>
-            <p class="visually-hidden" role="status">"Loading…"</p>
+            <p class="visually-hidden" role="status">{t::loading()}</p>
         })}
         // What a check found since the list was read to its end, shown
         // only when asked for: nothing moves under the reader.
         {move || (!newest_first).then(&show_new)}
         <div class="load-more" class:hidden=move || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
-                {move || if list.with(|l| l.loading) { "Loading…" } else { "Load more" }}
+                {move || if list.with(|l| l.loading) { t::loading().get() } else { t::load_more().get() }}
             </button>
         </div>
     }

@@ -2,20 +2,21 @@
 //! search), then the profile; or, in words next to the field, that no one
 //! has that name. Used in the header and in the empty timeline.
 
+use crate::i18n::{t, Text};
 use crate::store::use_store;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
 /// What was typed, as a username: trimmed, one leading `@` dropped.
-pub fn wanted_username(typed: &str) -> Result<String, &'static str> {
+pub fn wanted_username(typed: &str) -> Result<String, Text> {
     let name = typed.trim();
     let name = name.strip_prefix('@').unwrap_or(name);
     if name.is_empty() {
-        Err("Type a username, such as @mira.")
+        Err(t::find_type_a_username().into())
     } else if name.chars().any(char::is_whitespace) {
-        Err("A username has no spaces.")
+        Err(t::find_no_spaces().into())
     } else if name.contains(['/', '?', '#', '@']) {
-        Err("A username has no / ? # or @ inside it.")
+        Err(t::find_no_marks().into())
     } else {
         Ok(name.to_owned())
     }
@@ -24,18 +25,20 @@ pub fn wanted_username(typed: &str) -> Result<String, &'static str> {
 #[component]
 pub fn FindPerson(
     /// The search landmark's name, unique on the page.
-    name: &'static str,
+    #[prop(into)]
+    name: Text,
     /// The input's id, unique on the page.
     id: &'static str,
     /// The visible label.
-    label: &'static str,
+    #[prop(into)]
+    label: Text,
     /// Whether the label is shown or only read out.
     #[prop(optional)]
     hide_label: bool,
 ) -> impl IntoView {
     let (api, store, navigate) = (crate::api::use_api(), use_store(), use_navigate());
     let typed = RwSignal::new(String::new());
-    let problem = RwSignal::new(None::<String>);
+    let problem = RwSignal::new(None::<Text>);
     let busy = RwSignal::new(false);
     let message_id = format!("{id}-message");
     let find = move |ev: leptos::ev::SubmitEvent| {
@@ -45,7 +48,7 @@ pub fn FindPerson(
         }
         let name = match wanted_username(&typed.get_untracked()) {
             Ok(name) => name,
-            Err(why) => return problem.set(Some(why.to_owned())),
+            Err(why) => return problem.set(Some(why)),
         };
         let go = {
             let navigate = navigate.clone();
@@ -68,7 +71,7 @@ pub fn FindPerson(
                     store.put_user(user);
                     go(&name);
                 }
-                Err(e) if e.is_not_found() => problem.set(Some(format!("No one is called @{name} on this server."))),
+                Err(e) if e.is_not_found() => problem.set(Some(t::find_no_one(&name))),
                 // Signed out, or the token may not read users: the profile
                 // page says so, with a way to sign in.
                 Err(crate::api::ApiError::Unauthorized(_) | crate::api::ApiError::Forbidden { .. }) => go(&name),
@@ -79,12 +82,12 @@ pub fn FindPerson(
     view! {
         <form class="find-person" role="search" aria-label=name on:submit=find>
             <label for=id class:visually-hidden=hide_label>{label}</label>
-            <input id=id type="search" placeholder="@username" autocomplete="off" autocapitalize="none" spellcheck="false"
+            <input id=id type="search" placeholder=t::username_placeholder() autocomplete="off" autocapitalize="none" spellcheck="false"
                 enterkeyhint="go" aria-describedby=message_id.clone() aria-invalid=move || problem.with(Option::is_some).to_string()
                 prop:value=move || typed.get()
                 on:input=move |ev| { typed.set(event_target_value(&ev)); problem.set(None); }/>
-            <button type="submit" disabled=move || busy.get()>{move || if busy.get() { "Finding…" } else { "Find" }}</button>
-            <p id=message_id class="find-message error" role="status">{move || problem.get()}</p>
+            <button type="submit" disabled=move || busy.get()>{move || if busy.get() { t::finding().get() } else { t::find().get() }}</button>
+            <p id=message_id class="find-message error" role="status">{move || problem.get().map(|why| why.get())}</p>
         </form>
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::account::session::use_session;
 use crate::components::sign_out::SignOutButton;
+use crate::i18n::t;
 use crate::routes::{here, AppPath};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -13,26 +14,26 @@ use leptos_router::components::A;
 pub fn SiteHeader() -> impl IntoView {
     let session = use_session();
     view! {
-        <a class="skip-link" href="#main">"Skip to content"</a>
+        <a class="skip-link" href="#main">{t::skip_to_content()}</a>
         <header class="site-header">
             <A href=AppPath::Home.href() attr:class="brand">"Perch"</A>
-            <nav aria-label="Main">
+            <nav aria-label=t::nav_main()>
                 <ul>
-                    <li><A href=AppPath::Home.href()>"Home"</A></li>
+                    <li><A href=AppPath::Home.href()>{t::nav_home()}</A></li>
                     {move || match session.user() {
                         Some(user) => view! {
-                            <li><A href=AppPath::Profile(&user.username).href()>"Profile"</A></li>
+                            <li><A href=AppPath::Profile(&user.username).href()>{t::nav_profile()}</A></li>
                             <li><AccountMenu/></li>
                         }.into_any(),
                         None => {
                             let location = leptos_router::hooks::use_location();
                             let href = move || crate::account::oauth::signin_href(&here(&location.pathname.get(), &location.search.get()));
-                            view! { <li><A href=href>"Sign in"</A></li> }.into_any()
+                            view! { <li><A href=href>{t::sign_in()}</A></li> }.into_any()
                         }
                     }}
                 </ul>
             </nav>
-            <crate::components::find_person::FindPerson name="Find someone" id="find-someone" label="Username to find" hide_label=true/>
+            <crate::components::find_person::FindPerson name=t::find_someone() id="find-someone" label=t::username_to_find() hide_label=true/>
         </header>
     }
 }
@@ -46,17 +47,23 @@ fn AccountMenu() -> impl IntoView {
     let help = expect_context::<crate::browser::shortcuts::Help>();
     view! {
         <details class="account-menu">
-            <summary>{format!("@{}", user.username)}</summary>
+            <summary class:ended=move || session.ended()>{format!("@{}", user.username)}</summary>
             <div class="account-panel">
-                <p>"Signed in as " <strong dir="auto">{user.shown_name().to_owned()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
-                <p class="scopes-title">{if known { "This sign-in allows:" } else { "This token allows (as far as Perch has learned):" }}</p>
+                {move || session.ended().then(|| {
+                    let location = leptos_router::hooks::use_location();
+                    let again = crate::account::oauth::signin_href(&here(&location.pathname.get_untracked(), &location.search.get_untracked()));
+                    view! { <p class="ended" role="status">{t::account_ended()} " " <a href=again>{t::sign_in_again()}</a></p> }
+                })}
+                <p>{t::signed_in_as()} " " <strong dir="auto">{user.shown_name().to_owned()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
+                <p class="scopes-title">{if known { t::scopes_known() } else { t::scopes_learned() }}</p>
                 <ul class="scopes">
                     {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
                 </ul>
                 <Accounts current=user.clone()/>
-                <button type="button" on:click=move |_| help.0.set(true)>"Keyboard shortcuts"</button>
-                <SignOutButton label=format!("Sign out of @{}", user.username)/>
-                {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label="Sign out of all accounts" all=true/> })}
+                <crate::components::language_menu::LanguageMenu/>
+                <button type="button" on:click=move |_| help.0.set(true)>{t::keyboard_shortcuts()}</button>
+                <SignOutButton label=t::sign_out_of(&user.username)/>
+                {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label=t::sign_out_of_all() all=true/> })}
             </div>
         </details>
     }
@@ -76,18 +83,19 @@ fn Accounts(current: perch_model::User) -> impl IntoView {
         }
     };
     view! {
-        <ul class="accounts" aria-label="Accounts">
+        <ul class="accounts" aria-label=t::accounts()>
             <li aria-current="true">{entry(&current)}</li>
             {move || session.others().into_iter().map(|other| {
                 let uuid = other.user.uuid.clone();
-                let label = format!("Switch to @{}", other.user.username);
+                let label = t::switch_to(&other.user.username);
+                let ended = other.ended.then(|| view! { <span class="ended">{t::signed_out_sign_in_again()}</span> });
                 view! {
-                    <li>{entry(&other.user)}
-                        <button type="button" class="secondary" aria-label=label on:click=move |_| session.switch_to(&uuid)>"Switch"</button>
+                    <li>{entry(&other.user)} {ended}
+                        <button type="button" class="secondary" aria-label=label on:click=move |_| session.switch_to(&uuid)>{t::switch()}</button>
                     </li>
                 }
             }).collect_view()}
         </ul>
-        {move || session.can_add().then(|| view! { <a class="add-account" href=add.clone()>"Add an account"</a> })}
+        {move || session.can_add().then(|| view! { <a class="add-account" href=add.clone()>{t::add_an_account()}</a> })}
     }
 }

@@ -7,6 +7,7 @@ use super::counter::Counter;
 use super::states::{refusable, RefusalNote};
 use crate::browser::dom::{self, DomId};
 use crate::browser::web_storage::DraftContext;
+use crate::i18n::t;
 use crate::store::{use_store, WhileShown};
 use leptos::prelude::*;
 use perch_model::{validate_content, Operation, Post, Subject};
@@ -61,17 +62,17 @@ pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
     };
     view! {
         <form class="edit-form" on:submit=save>
-            <label for=field_id.clone()>"Edit post text"</label>
+            <label for=field_id.clone()>{t::edit_post_text()}</label>
             <textarea id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
                 on:input=move |ev| typed(event_target_value(&ev))></textarea>
             <div class="composer-row">
                 <Counter text id=counter_id/>
-                <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()} on:change=move |ev| locked.set(event_target_checked(&ev))/>" Locked (nobody may reply)"</label>
-                <button type="submit" disabled=move || saving.get() || invalid().is_some()>{move || if saving.get() { "Saving…" } else { "Save" }}</button>
-                <button type="button" class="secondary" on:click=cancel>"Cancel"</button>
+                <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()} on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>
+                <button type="submit" disabled=move || saving.get() || invalid().is_some()>{move || if saving.get() { t::saving().get() } else { t::save().get() }}</button>
+                <button type="button" class="secondary" on:click=cancel>{t::cancel()}</button>
             </div>
-            {move || invalid().map(|e| view! { <p class="error">{e.to_string()}</p> })}
-            {move || error.get().map(|e| view! { <p class="error" role="alert">{e.explain()}" Your changes are kept."</p> })}
+            {move || invalid().map(|e| view! { <p class="error">{crate::components::counter::content_problem(&e)}</p> })}
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e.explain()} " " {t::changes_are_kept()}</p> })}
         </form>
     }
 }
@@ -117,18 +118,18 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
     };
     view! {
         <button type="button" class="link-button" id=edit_button_id
-            aria-disabled=move || reason(Operation::UpdatePost).map(|_| "true") on:click=edit>"Edit"</button>
+            aria-disabled=move || reason(Operation::UpdatePost).map(|_| "true") on:click=edit>{t::edit()}</button>
         <button type="button" class="link-button" aria-disabled=move || reason(Operation::DeletePost).map(|_| "true")
-            on:click=ask>"Delete"</button>
+            on:click=ask>{t::delete()}</button>
         <RefusalNote shown=edit_note/>
         <RefusalNote shown=delete_note/>
         {move || confirming.get().then(|| view! {
-            <span class="confirm" role="group" aria-label="Confirm deletion">
-                "Delete this post? This cannot be undone. "
-                <button type="button" class="danger" disabled=move || deleting.get() on:click=delete.clone()>"Delete post"</button>
-                <button type="button" class="secondary" on:click=move |_| confirming.set(false)>"Cancel"</button>
+            <span class="confirm" role="group" aria-label=t::confirm_deletion()>
+                {t::delete_this_post()} " "
+                <button type="button" class="danger" disabled=move || deleting.get() on:click=delete.clone()>{t::delete_post()}</button>
+                <button type="button" class="secondary" on:click=move |_| confirming.set(false)>{t::cancel()}</button>
             </span>
         })}
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not delete: {}", e.explain())}</span> })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_delete(e.explain())}</span> })}
     }
 }

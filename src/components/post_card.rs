@@ -4,6 +4,7 @@
 //! rendered as text nodes and links only, never as markup.
 
 use crate::browser::dom::DomId;
+use crate::i18n::t;
 use crate::routes::AppPath;
 use crate::store::use_store;
 use crate::text::{segments, Segment};
@@ -29,10 +30,6 @@ pub fn PostContent(content: String) -> impl IntoView {
     view! { <p class="post-content" dir="auto">{parts}</p> }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// "Replying to @name", or to a post whose author is not known here.
 #[component]
 fn ReplyingTo(parent: Parent) -> impl IntoView {
@@ -45,10 +42,9 @@ fn ReplyingTo(parent: Parent) -> impl IntoView {
     let uuid = parent.uuid().unwrap_or_default().to_owned();
     view! {
         <p class="replying-to">
-            "Replying to "
             {match author {
-                Some(name) => view! { <a href=AppPath::Profile(&name).href()>{format!("@{name}")}</a> }.into_any(),
-                None => view! { <a href=AppPath::Thread(&uuid).href()>"a post"</a> }.into_any(),
+                Some(name) => view! { {t::replying_to_prefix_user()} " " <a href=AppPath::Profile(&name).href()>{format!("@{name}")}</a> }.into_any(),
+                None => view! { {t::replying_to_prefix_post()} " " <a href=AppPath::Thread(&uuid).href()>{t::a_post()}</a> }.into_any(),
             }}
         </p>
     }
@@ -129,14 +125,14 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
                 view! { <PostContent content=content.with(|p| p.content.clone())/> }.into_any()
             }}
             <footer class="post-meta">
-                <a href=thread>{move || plural(replies.with(|p| p.reply_count), "reply", "replies")}</a>
-                {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title="Replies are off for this post">"🔒 Locked"</span> })}
+                <a href=thread>{move || t::replies_count(replies.with(|p| p.reply_count)).get()}</a>
+                {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title=t::replies_are_off()>"🔒 " {t::locked()}</span> })}
                 <super::toggle_buttons::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
-                    <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">"Reply"</a>
+                    <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">{t::reply()}</a>
                 })}
                 {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone()/> })}
-                {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{format!("via {}", app.name)}</span> })}
+                {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{t::via_app(app.name.clone())}</span> })}
             </footer>
         </article>
     }
@@ -145,7 +141,7 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
 /// What a deleted post leaves in a thread.
 #[component]
 pub fn Tombstone() -> impl IntoView {
-    view! { <article class="post tombstone"><p>"This post was deleted."</p></article> }
+    view! { <article class="post tombstone"><p>{t::post_was_deleted()}</p></article> }
 }
 
 /// A placeholder the shape of a post while it loads.

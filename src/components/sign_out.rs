@@ -6,10 +6,11 @@
 use crate::account::session::use_session;
 use crate::api::use_api;
 use crate::browser::web_storage;
+use crate::i18n::{t, Text};
 use leptos::prelude::*;
 
 #[component]
-pub fn SignOutButton(#[prop(into)] label: String, #[prop(optional)] all: bool) -> impl IntoView {
+pub fn SignOutButton(#[prop(into)] label: Text, #[prop(optional)] all: bool) -> impl IntoView {
     let session = use_session();
     let api = StoredValue::new(use_api());
     // How many drafts would go, once the button was pressed and there were some.
@@ -27,11 +28,11 @@ pub fn SignOutButton(#[prop(into)] label: String, #[prop(optional)] all: bool) -
     view! {
         <button type="button" on:click=press aria-expanded=move || asking.get().is_some().to_string()>{label}</button>
         {move || asking.get().map(|drafts| view! {
-            <div class="confirm" role="group" aria-label="Unsent drafts">
-                <p>{if drafts == 1 { "1 unsent draft would go with it.".to_owned() } else { format!("{drafts} unsent drafts would go with it.") }}</p>
-                <button type="button" on:click=move |_| out(true)>"Keep drafts for the next sign-in"</button>
-                <button type="button" class="danger" on:click=move |_| out(false)>"Discard drafts"</button>
-                <button type="button" class="secondary" on:click=move |_| asking.set(None)>"Cancel"</button>
+            <div class="confirm" role="group" aria-label=t::unsent_drafts()>
+                <p>{t::unsent_drafts_would_go(drafts as u64)}</p>
+                <button type="button" on:click=move |_| out(true)>{t::keep_drafts()}</button>
+                <button type="button" class="danger" on:click=move |_| out(false)>{t::discard_drafts()}</button>
+                <button type="button" class="secondary" on:click=move |_| asking.set(None)>{t::cancel()}</button>
             </div>
         })}
     }

@@ -2,7 +2,7 @@
 //! date by the page's clock, with the full date and time where the reader
 //! is as its title.
 
-use crate::text::{relative_time, relative_time_words};
+use crate::text::ago;
 use leptos::prelude::*;
 
 /// A `<time>` with the relative time, kept up to date by the page's clock
@@ -12,16 +12,13 @@ use leptos::prelude::*;
 pub fn Time(at: Option<perch_model::Timestamp>) -> impl IntoView {
     use crate::browser::clock;
     at.map(|at| {
-        let full = clock::full(at);
-        let spoken = {
-            let full = full.clone();
-            move || relative_time_words(at, clock::now()).unwrap_or_else(|| full.clone())
-        };
+        let full = move || clock::full(at);
+        let spoken = { move || ago(at, clock::now()).map(clock::spoken_ago).unwrap_or_else(|| clock::full(at)) };
         view! {
             <time datetime=at.to_rfc3339() title=full aria-label=spoken>
                 {move || {
                     let now = clock::now();
-                    relative_time(at, now).unwrap_or_else(|| clock::day(at, now))
+                    ago(at, now).map(clock::short_ago).unwrap_or_else(|| clock::day(at, now))
                 }}
             </time>
         }

@@ -6,6 +6,7 @@
 
 use super::states::{refusable, RefusalNote};
 use crate::account::session::use_session;
+use crate::i18n::t;
 use crate::store::toggle::{shown_count, Toggle};
 use crate::store::{use_store, ToggleKey};
 use leptos::prelude::*;
@@ -18,7 +19,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     if session.user().is_none() {
         // Signed out: the count alone.
         let count = move || post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0);
-        return view! { <span>{move || { let n = count(); format!("{n} {}", if n == 1 { "like" } else { "likes" }) }}</span> }.into_any();
+        return view! { <span>{move || t::likes_count(count()).get()}</span> }.into_any();
     }
     let toggle = store.like(&uuid);
     let error = store.toggle_error(&ToggleKey::Like(uuid.clone()));
@@ -38,9 +39,9 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
         <button type="button" class="toggle like" aria-pressed=move || pressed().to_string()
             aria-disabled=move || refused().map(|_| "true") on:click=click>
             <span aria-hidden="true">{let p = pressed.clone(); move || if p() { "♥ " } else { "♡ " }}</span>
-            "Like " <span class="count">{count}</span>
+            {t::like()} " " <span class="count">{move || crate::i18n::number(count() as f64)}</span>
         </button>
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not change the like: {e}")}</span> })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_like(e)}</span> })}
         <RefusalNote shown=note/>
     }
     .into_any()
@@ -68,9 +69,9 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
     view! {
         <button type="button" class="toggle follow" aria-pressed=move || pressed().to_string()
             aria-disabled=move || refused().map(|_| "true") on:click=click>
-            {let p = pressed.clone(); move || if p() { "Following" } else { "Follow" }}
+            {let p = pressed.clone(); move || if p() { t::following().get() } else { t::follow().get() }}
         </button>
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{format!("Could not change the follow: {e}")}</span> })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_follow(e)}</span> })}
         <RefusalNote shown=note/>
     }
     .into_any()

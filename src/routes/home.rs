@@ -10,6 +10,7 @@ use crate::browser::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::components::feed::Feed;
 use crate::components::post_card::PostSkeleton;
 use crate::components::states::ErrorBox;
+use crate::i18n::t;
 use crate::store::use_store;
 use crate::timeline::{HomeTimeline, Phase};
 use leptos::prelude::*;
@@ -25,25 +26,25 @@ pub fn HomePage() -> impl IntoView {
     };
     view! {
         <Title text=move || match new_posts.get() {
-            0 => "Home · Perch".to_owned(),
-            n => format!("({n}) Home · Perch"),
+            0 => t::title_home().get(),
+            n => format!("({}) {}", crate::i18n::number(n as f64), t::title_home().get()),
         }/>
         <main id="main" class="page home">
-            <PageHeading text="Home"/>
+            <PageHeading text=t::nav_home()/>
             {move || match session.user() {
                 Some(_) => view! {
                     <section aria-labelledby="new-post-heading" class="new-post">
-                        <h2 id="new-post-heading" class="visually-hidden">"New post"</h2>
+                        <h2 id="new-post-heading" class="visually-hidden">{t::new_post()}</h2>
                         <crate::components::composer::Composer/>
                     </section>
                     <section aria-labelledby="timeline-heading">
-                        <h2 id="timeline-heading" class="visually-hidden">"Timeline"</h2>
+                        <h2 id="timeline-heading" class="visually-hidden">{t::timeline()}</h2>
                         <TimelineView/>
                     </section>
                 }.into_any(),
                 None => view! {
-                    <p>"Perch shows your timeline once you have signed in."</p>
-                    <p><A href=super::AppPath::SignIn.href()>"Sign in"</A></p>
+                    <p>{t::home_signed_out()}</p>
+                    <p><A href=super::AppPath::SignIn.href()>{t::sign_in()}</A></p>
                 }.into_any(),
             }}
         </main>
@@ -71,13 +72,13 @@ fn TimelineView() -> impl IntoView {
     });
     move || match phase.get() {
         (Phase::FollowingFailed(error), _) => view! {
-            <p>"Perch could not read whom you follow, so it cannot build your timeline."</p>
+            <p>{t::following_failed()}</p>
             <ErrorBox error retry/>
         }
         .into_any(),
         (_, true) => view! { <Loaded home=home.clone()/> }.into_any(),
         _ => view! {
-            <p class="visually-hidden" role="status">"Loading your timeline…"</p>
+            <p class="visually-hidden" role="status">{t::loading_timeline()}</p>
             <PostSkeleton/><PostSkeleton/><PostSkeleton/>
         }
         .into_any(),
@@ -111,9 +112,9 @@ fn Loaded(home: HomeTimeline) -> impl IntoView {
         {move || empty().then(|| if following() == 0 {
             view! { <EmptyTimeline/> }.into_any()
         } else {
-            view! { <p class="empty">"No posts yet from you or the people you follow."</p> }.into_any()
+            view! { <p class="empty">{t::timeline_no_posts()}</p> }.into_any()
         })}
-        <Feed list=Signal::from(list) load_more label="Timeline" empty=""/>
+        <Feed list=Signal::from(list) load_more label=t::timeline()/>
     }
 }
 
@@ -124,10 +125,7 @@ fn NewPosts(home: HomeTimeline) -> impl IntoView {
         let state = home.state.clone();
         Memo::new(move |_| state.with(|s| s.new_count()))
     };
-    let words = move || match count.get() {
-        1 => "1 new post".to_owned(),
-        n => format!("{n} new posts"),
-    };
+    let words = move || t::new_posts(count.get() as u64).get();
     view! {
         <div class="new-posts">
             <p class="visually-hidden" role="status">{move || (count.get() > 0).then(words)}</p>
@@ -139,7 +137,7 @@ fn NewPosts(home: HomeTimeline) -> impl IntoView {
                         window().scroll_to_with_x_and_y(0.0, 0.0);
                         // The newest post takes the focus the button had.
                         request_animation_frame(crate::browser::shortcuts::focus_first_post);
-                    }>{format!("Show {}", words())}</button>
+                    }>{move || t::show_new_posts(count.get() as u64).get()}</button>
                 }
             })}
         </div>
@@ -148,7 +146,10 @@ fn NewPosts(home: HomeTimeline) -> impl IntoView {
 
 /// "@name", or "someone" when the user is not known here.
 fn handle_of(uuid: &str) -> String {
-    use_store().user(uuid).map(|u| u.with_untracked(|u| format!("@{}", u.username))).unwrap_or("someone".into())
+    use_store()
+        .user(uuid)
+        .map(|u| u.with_untracked(|u| format!("@{}", u.username)))
+        .unwrap_or_else(|| t::someone().get())
 }
 
 /// The sources whose posts are missing because a request failed, each with
@@ -167,10 +168,10 @@ fn SourceProblems(home: HomeTimeline) -> impl IntoView {
                     let home = home.clone();
                     view! {
                         <li>
-                            <span>{format!("Posts from {name} could not be loaded. {reason}")}</span>
+                            <span>{t::source_failed(name.clone(), reason)}</span>
                             " "
                             <button type="button" on:click=move |_| home.retry(&uuid)>
-                                "Retry"<span class="visually-hidden">{format!(" loading {name}'s posts")}</span>
+                                {t::retry()} " " <span class="visually-hidden">{t::retry_loading_posts_of(name)}</span>
                             </button>
                         </li>
                     }
@@ -178,7 +179,7 @@ fn SourceProblems(home: HomeTimeline) -> impl IntoView {
                 .collect_view();
             view! {
                 <div class="source-problems" role="alert">
-                    <p>"Some posts are missing from your timeline:"</p>
+                    <p>{t::posts_missing()}</p>
                     <ul>{items}</ul>
                 </div>
             }
@@ -196,7 +197,7 @@ fn PendingSources(home: HomeTimeline) -> impl IntoView {
         let pending = pending.get();
         (!pending.is_empty()).then(|| {
             let names: Vec<String> = pending.iter().map(|u| handle_of(u)).collect();
-            view! { <p class="pending-sources" role="status">{format!("Still loading posts from {}…", names.join(", "))}</p> }
+            view! { <p class="pending-sources" role="status">{t::still_loading_posts_from(names.join(&t::list_separator().get()))}</p> }
         })
     }
 }
@@ -206,9 +207,9 @@ fn PendingSources(home: HomeTimeline) -> impl IntoView {
 fn EmptyTimeline() -> impl IntoView {
     view! {
         <div class="empty-timeline">
-            <p><strong>"Your timeline is empty."</strong></p>
-            <p>"It shows your posts and the posts of everyone you follow. Write your first post above, or find people to follow:"</p>
-            <crate::components::find_person::FindPerson name="Find people to follow" id="find-person" label="Username"/>
+            <p><strong>{t::timeline_empty()}</strong></p>
+            <p>{t::timeline_empty_help()}</p>
+            <crate::components::find_person::FindPerson name=t::find_people_to_follow() id="find-person" label=t::username()/>
         </div>
     }
 }

@@ -5,6 +5,7 @@ use crate::account::session::use_session;
 use crate::api::use_api;
 use crate::browser::navigation::PageHeading;
 use crate::browser::navigation::Title;
+use crate::i18n::{t, Text};
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
 use leptos_router::components::A;
@@ -12,7 +13,7 @@ use leptos_router::components::A;
 #[component]
 pub fn OAuthCallback() -> impl IntoView {
     let (api, session) = (use_api(), use_session());
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Text>);
     let search = window().location().search().unwrap_or_default();
     spawn_local_scoped(async move {
         match crate::account::oauth::finish(&api, session, &search).await {
@@ -30,14 +31,14 @@ pub fn OAuthCallback() -> impl IntoView {
         }
     });
     view! {
-        <Title text="Signing in · Perch"/>
+        <Title text=t::title_signing_in()/>
         <main id="main" class="page callback">
-            <PageHeading text="Signing in"/>
+            <PageHeading text=t::signing_in()/>
             {move || match error.get() {
-                None => view! { <p role="status">"Finishing sign-in…"</p> }.into_any(),
+                None => view! { <p role="status">{t::finishing_sign_in()}</p> }.into_any(),
                 Some(e) => view! {
                     <p class="error" role="alert">{e}</p>
-                    <p><A href=super::AppPath::SignIn.href()>"Try signing in again"</A></p>
+                    <p><A href=super::AppPath::SignIn.href()>{t::try_signing_in_again()}</A></p>
                 }.into_any(),
             }}
         </main>

@@ -8,6 +8,7 @@ use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
 use crate::components::states::ErrorBox;
 use crate::components::time::Time;
+use crate::i18n::t;
 use crate::store::{use_store, ListKey};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -38,35 +39,37 @@ pub fn Profile() -> impl IntoView {
     let key = Memo::new(move |_| uuid.with(|u| (!u.is_empty()).then(|| ListKey::Posts(u.clone()))));
     let ListPage { list, load_more, show_new, .. } = use_list(id, key);
 
-    let title =
-        move || user.get().map(|u| format!("{} (@{})", u.shown_name(), u.username)).unwrap_or_else(|| "Profile".into());
+    let title = move || match user.get() {
+        Some(u) => t::title_profile_of(u.shown_name(), u.username.clone()).get(),
+        None => t::title_profile().get(),
+    };
     view! {
-        <Title text=move || format!("{} · Perch", title())/>
+        <Title text=title/>
         <main id="main" class="page profile">
             {move || match (uuid.with(|u| (!u.is_empty()).then(|| u.clone())), error.get()) {
                 (Some(uuid), _) => view! {
                     <ProfileHeader uuid/>
                     <section aria-labelledby="posts-heading">
-                        <h2 id="posts-heading">"Posts"</h2>
-                        <Feed list load_more label="Posts" empty="No posts yet."
-                            show_fresh=show_new fresh_one="post" fresh_many="posts" newest_first=true/>
+                        <h2 id="posts-heading">{t::posts()}</h2>
+                        <Feed list load_more label=t::posts() empty=t::no_posts_yet()
+                            show_fresh=show_new show_fresh_label=t::show_new_posts newest_first=true/>
                     </section>
                 }.into_any(),
                 (None, Some(e)) if e.is_not_found() => view! {
-                    <PageHeading text="User not found"/>
-                    <p>{format!("There is no user {} on this server.", id.get())}</p>
-                    <p><A href=AppPath::Home.href()>"Go to your home timeline"</A></p>
+                    <PageHeading text=t::user_not_found()/>
+                    <p>{t::no_such_user(id.get())}</p>
+                    <p><A href=AppPath::Home.href()>{t::go_home()}</A></p>
                 }.into_any(),
                 (None, Some(e)) => view! {
-                    <PageHeading text="Profile"/>
+                    <PageHeading text=t::nav_profile()/>
                     <ErrorBox error=e retry/>
                 }.into_any(),
                 (None, None) => view! {
-                    <PageHeading text="Profile"/>
+                    <PageHeading text=t::nav_profile()/>
                     <div class="profile-skeleton skeleton" aria-hidden="true">
                         <div class="skeleton-line short"></div><div class="skeleton-line"></div>
                     </div>
-                    <p class="visually-hidden" role="status">"Loading the profile…"</p>
+                    <p class="visually-hidden" role="status">{t::loading_profile()}</p>
                 }.into_any(),
             }}
         </main>
@@ -127,23 +130,23 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
                 {move || {
                     let badges = badges();
                     (!badges.is_empty()).then(|| view! {
-                        <ul class="badges" aria-label="Badges">
-                            {badges.into_iter().map(|b| view! { <li class="badge">{b}</li> }).collect_view()}
+                        <ul class="badges" aria-label=t::badges()>
+                            {badges.into_iter().map(|b| view! { <li class="badge" dir="auto">{b}</li> }).collect_view()}
                         </ul>
                     })
                 }}
             </div>
         </header>
         {move || { let bio = bio(); (!bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{bio}</p> }) }}
-        <p class="joined">"Joined " <Time at=joined/></p>
+        <p class="joined">{t::joined()} " " <Time at=joined/></p>
         <p class="counts">
-            <A href=followers_href><strong>{followers.clone()}</strong>{move || if followers() == 1 { " follower" } else { " followers" }}</A>
+            <A href=followers_href><strong>{let f = followers.clone(); move || crate::i18n::number(f() as f64)}</strong>" "{move || t::followers_word(followers()).get()}</A>
             " · "
-            <A href=following_href><strong>{following}</strong>" following"</A>
+            <A href=following_href><strong>{let f = following.clone(); move || crate::i18n::number(f() as f64)}</strong>" "{move || t::following_word(following()).get()}</A>
         </p>
         <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>
         {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {
-            <p class="email">"Email: " {email} " " <span class="verified">{match verified { Some(true) => "(verified)", Some(false) => "(not verified)", None => "" }}</span></p>
+            <p class="email">{t::email()} " " <span dir="auto">{email}</span> " " <span class="verified">{match verified { Some(true) => Some(t::verified().signal()), Some(false) => Some(t::not_verified().signal()), None => None }}</span></p>
         })}
     }
     .into_any()

@@ -7,6 +7,7 @@ use crate::account::session::{use_session, Signed};
 use crate::api::use_api;
 use crate::browser::navigation::PageHeading;
 use crate::browser::navigation::Title;
+use crate::i18n::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -22,18 +23,19 @@ pub fn SignIn() -> impl IntoView {
     let session = use_session();
     // `?add`: one more account, with the one signed in kept.
     let adding = use_query_map().with_untracked(|q| q.get("add").is_some()) && session.is_signed_in();
-    let text = if adding { "Add an account" } else { "Sign in" };
+    let text = if adding { t::add_an_account() } else { t::sign_in() };
     view! {
-        <Title text=format!("{text} · Perch")/>
+        <Title text=t::title_page(text)/>
         <main id="main" class="page signin">
             <PageHeading text=text/>
-            {move || if session.is_signed_in() && !adding {
+            {move || if session.is_signed_in() && !adding && !session.ended() {
                 view! { <SignedIn/> }.into_any()
             } else if adding && !session.can_add() {
-                view! { <p>{format!("{} accounts are signed in, as many as Perch keeps. Sign out of one first.", crate::account::session::MAX_ACCOUNTS)}</p> }.into_any()
+                view! { <p>{t::accounts_full(crate::account::session::MAX_ACCOUNTS as u64)}</p> }.into_any()
             } else {
                 view! { <WithServer/> <WithToken/> }.into_any()
             }}
+            {move || (!session.is_signed_in()).then(|| view! { <crate::components::language_menu::LanguageMenu/> })}
         </main>
     }
 }
@@ -43,9 +45,9 @@ fn SignedIn() -> impl IntoView {
     let session = use_session();
     let user = session.user().unwrap_or_default();
     view! {
-        <p>"You are signed in as " <strong>{format!("@{}", user.username)}</strong> "."</p>
-        <crate::components::sign_out::SignOutButton label="Sign out"/>
-        {session.can_add().then(|| view! { <p><a href=crate::account::oauth::add_account_href()>"Add an account"</a></p> })}
+        <p>{t::signed_in_as()} " " <strong>{format!("@{}", user.username)}</strong></p>
+        <crate::components::sign_out::SignOutButton label=t::sign_out()/>
+        {session.can_add().then(|| view! { <p><a href=crate::account::oauth::add_account_href()>{t::add_an_account()}</a></p> })}
     }
 }
 
@@ -53,14 +55,14 @@ fn SignedIn() -> impl IntoView {
 fn WithServer() -> impl IntoView {
     let config = crate::api::config::use_config();
     let api = use_api();
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<crate::i18n::Text>);
     let busy = RwSignal::new(false);
     let server = api.root().trim_start_matches("https://").trim_start_matches("http://").to_owned();
     let start = move |_| {
         let (api, config, next) = (api.clone(), config.clone(), next_path());
         busy.set(true);
         spawn_local_scoped(async move {
-            if let Err(e) = crate::account::oauth::start(&api, &config, next).await {
+            if let Err(e) = crate::account::oauth::start(&api, &config, next, &perch_model::Scope::ALL).await {
                 error.set(Some(e));
                 busy.set(false);
             }
@@ -68,9 +70,9 @@ fn WithServer() -> impl IntoView {
     };
     view! {
         <section class="signin-option" aria-labelledby="with-server">
-            <h2 id="with-server">"With your server"</h2>
-            <p>"Sign in on " <strong>{server}</strong> "'s own page, then come back here."</p>
-            <button type="button" on:click=start disabled=move || busy.get()>"Sign in"</button>
+            <h2 id="with-server">{t::with_your_server()}</h2>
+            <p>{t::sign_in_on_server(server)}</p>
+            <button type="button" on:click=start disabled=move || busy.get()>{t::sign_in()}</button>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         </section>
     }
@@ -82,13 +84,13 @@ fn WithToken() -> impl IntoView {
     let session = use_session();
     let navigate = use_navigate();
     let token = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<crate::i18n::Text>);
     let busy = RwSignal::new(false);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let value = token.get_untracked().trim().to_owned();
         if value.is_empty() {
-            error.set(Some("Paste an access token first.".into()));
+            error.set(Some(t::paste_token_first().into()));
             return;
         }
         busy.set(true);
@@ -113,13 +115,13 @@ fn WithToken() -> impl IntoView {
     };
     view! {
         <section class="signin-option" aria-labelledby="with-token">
-            <h2 id="with-token">"With an access token"</h2>
-            <p>"For servers without a sign-in page: paste a token made for you (for example with " <code>"perch-server token"</code> ")."</p>
+            <h2 id="with-token">{t::with_an_access_token()}</h2>
+            <p>{t::token_help()} " " <code>"perch-server token"</code></p>
             <form on:submit=submit>
-                <label for="access-token">"Access token"</label>
+                <label for="access-token">{t::access_token()}</label>
                 <input id="access-token" type="password" autocomplete="off" spellcheck="false"
                     prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev))/>
-                <button type="submit" disabled=move || busy.get()>"Sign in with token"</button>
+                <button type="submit" disabled=move || busy.get()>{t::sign_in_with_token()}</button>
             </form>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         </section>

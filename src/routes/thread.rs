@@ -8,6 +8,7 @@ use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
 use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
+use crate::i18n::t;
 use crate::store::{use_store, ListKey, Store};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -126,7 +127,7 @@ pub fn Thread() -> impl IntoView {
     };
     let heading = Signal::derive({
         let author = author.clone();
-        move || author().map(|name| format!("Post by {name}")).unwrap_or_else(|| "Post".into())
+        move || author().map(|name| t::post_by(name).get()).unwrap_or_else(|| t::post().get())
     });
     let signed_in = crate::account::session::use_session();
     let known = Memo::new({
@@ -137,13 +138,13 @@ pub fn Thread() -> impl IntoView {
         move || error.with(|e| e.as_ref().is_some_and(ApiError::is_not_found)) || store.is_deleted(&uuid.get());
 
     view! {
-        <Title text=move || format!("{} · Perch", heading.get())/>
+        <Title text=move || t::title_page(heading.get()).get()/>
         <main id="main" class="page thread">
             {move || if not_found() {
                 view! {
-                    <PageHeading text="Post not found"/>
-                    <p>"This post does not exist, or it was deleted."</p>
-                    <p><A href=AppPath::Home.href()>"Go to your home timeline"</A></p>
+                    <PageHeading text=t::post_not_found()/>
+                    <p>{t::error_not_found()}</p>
+                    <p><A href=AppPath::Home.href()>{t::go_home()}</A></p>
                 }.into_any()
             } else {
                 view! {
@@ -178,9 +179,9 @@ pub fn Thread() -> impl IntoView {
                     // so its arrival moves nothing down (no layout shift).
                     {move || (signed_in.is_signed_in() && known.get()).then(|| view! {
                         <section class="replies" aria-labelledby="replies-heading">
-                            <h2 id="replies-heading">"Replies"</h2>
-                            <Feed list load_more label="Replies" empty="No replies yet."
-                                show_fresh=show_new fresh_one="reply" fresh_many="replies"/>
+                            <h2 id="replies-heading">{t::replies()}</h2>
+                            <Feed list load_more label=t::replies() empty=t::no_replies_yet()
+                                show_fresh=show_new show_fresh_label=t::show_new_replies/>
                         </section>
                     })}
                     </div>
@@ -239,10 +240,10 @@ fn ReplyBox(uuid: Memo<String>) -> impl IntoView {
     move || match state.get() {
         None => ().into_any(),
         Some((_, true, _)) => {
-            view! { <p class="replies-off" id="reply">"🔒 Replies are off: this post is locked."</p> }.into_any()
+            view! { <p class="replies-off" id="reply">"🔒 " {t::replies_off_locked()}</p> }.into_any()
         }
         Some((uuid, false, author)) => {
-            let label = format!("Reply to @{author}");
+            let label = t::reply_to_user(author.clone());
             view! {
                 <section id="reply" class="reply-box" aria-label=label>
                     <crate::components::composer::Composer parent=uuid replying_to=author/>

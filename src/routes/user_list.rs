@@ -6,6 +6,7 @@
 use super::{use_list, use_user, AppPath, ListPage};
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::states::{Empty, ErrorBox};
+use crate::i18n::t;
 use crate::store::{use_store, ListKey};
 use leptos::prelude::*;
 
@@ -53,19 +54,19 @@ fn UserList(which: Which) -> impl IntoView {
     let heading = Signal::derive(move || {
         let who = user.get().map(|u| format!("@{}", u.username)).unwrap_or_else(|| id.get());
         match which {
-            Which::Followers => format!("Followers of {who}"),
-            Which::Following => format!("Followed by {who}"),
+            Which::Followers => t::followers_of(who).get(),
+            Which::Following => t::followed_by(who).get(),
         }
     });
     view! {
-        <Title text=move || format!("{} · Perch", heading.get())/>
+        <Title text=move || t::title_page(heading.get()).get()/>
         <main id="main" class="page user-list">
             <PageHeading text=heading/>
             {move || user_error.get().map(|error| view! { <ErrorBox error retry=retry_user/> })}
             {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load/> })}
-            {move || list.with(|l| l.loading && l.items.is_empty()).then(|| view! { <p role="status">"Loading…"</p> })}
+            {move || list.with(|l| l.loading && l.items.is_empty()).then(|| view! { <p role="status">{t::loading()}</p> })}
             {move || list.with(|l| l.done && l.items.is_empty()).then(|| view! {
-                <Empty text=if which == Which::Followers { "Nobody follows this account yet." } else { "This account follows nobody yet." }/>
+                <Empty text=if which == Which::Followers { t::no_followers_yet() } else { t::follows_nobody_yet() }/>
             })}
             <ul class="user-list">
                 <For each=move || list.with(|l| l.items.clone()) key=|uuid| uuid.clone() let:uuid>

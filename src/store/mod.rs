@@ -81,7 +81,7 @@ pub struct Paged {
 }
 
 /// A toggle, and why its last request failed (shown by its buttons).
-type ToggleEntry = (ArcRwSignal<toggle::Toggle>, ArcRwSignal<Option<String>>);
+type ToggleEntry = (ArcRwSignal<toggle::Toggle>, ArcRwSignal<Option<crate::i18n::Text>>);
 
 #[derive(Default)]
 struct Inner {

@@ -70,7 +70,7 @@ impl Store {
         &self,
         key: ToggleKey,
         first: impl FnOnce() -> bool,
-    ) -> (ArcRwSignal<Toggle>, ArcRwSignal<Option<String>>) {
+    ) -> (ArcRwSignal<Toggle>, ArcRwSignal<Option<crate::i18n::Text>>) {
         lock(&self.inner.toggles)
             .entry(key)
             .or_insert_with(|| (ArcRwSignal::new(Toggle::new(first())), ArcRwSignal::new(None)))
@@ -78,11 +78,11 @@ impl Store {
     }
 
     /// Why the last request of this like or follow failed, if it did.
-    pub fn toggle_error(&self, key: &ToggleKey) -> ArcReadSignal<Option<String>> {
+    pub fn toggle_error(&self, key: &ToggleKey) -> ArcReadSignal<Option<crate::i18n::Text>> {
         self.toggle_error_mut(key).read_only()
     }
 
-    fn toggle_error_mut(&self, key: &ToggleKey) -> ArcRwSignal<Option<String>> {
+    fn toggle_error_mut(&self, key: &ToggleKey) -> ArcRwSignal<Option<crate::i18n::Text>> {
         // The toggle itself is made first by `like`/`follow`; a false first
         // state here is never shown.
         self.toggle_entry(key.clone(), || false).1

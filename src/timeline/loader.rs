@@ -88,7 +88,7 @@ impl HomeState {
     }
 
     /// The sources that failed, each with why, in a steady order.
-    pub fn failures(&self) -> Vec<(String, String)> {
+    pub fn failures(&self) -> Vec<(String, crate::i18n::Text)> {
         self.merge.as_ref().map(Merge::failures).unwrap_or_default()
     }
 

@@ -48,7 +48,7 @@ struct Source {
     pages: u32,
     exhausted: bool,
     /// Why the last request for this source failed, as a person reads it.
-    failure: Option<String>,
+    failure: Option<crate::i18n::Text>,
     /// Part of the merge. Sources added after the first render join once
     /// they have caught up with the horizon.
     joined: bool,
@@ -146,7 +146,7 @@ impl Merge {
     /// The request for `source` failed. A source with nothing loaded is left
     /// out (and named) and catches up when it answers; one with posts shown
     /// keeps them and holds the cut.
-    pub fn failed(&mut self, source: &str, reason: String) {
+    pub fn failed(&mut self, source: &str, reason: crate::i18n::Text) {
         if let Some(s) = self.sources.get_mut(source) {
             s.failure = Some(reason);
             if s.pages == 0 {
@@ -164,7 +164,7 @@ impl Merge {
     }
 
     /// Each failed source with the reason, in the sources' order.
-    pub fn failures(&self) -> Vec<(String, String)> {
+    pub fn failures(&self) -> Vec<(String, crate::i18n::Text)> {
         self.sources.iter().filter_map(|(k, s)| Some((k.clone(), s.failure.clone()?))).collect()
     }
 
@@ -374,9 +374,13 @@ mod tests {
     fn a_failed_source_is_left_out_and_named_then_retried_without_moving_the_cut() {
         let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
-        t.failed("b", "offline".into());
+        t.failed("b", crate::i18n::t::error_network().into());
         assert_eq!(uuids(t.visible()), ["a9", "a5"]);
-        assert_eq!(t.failures(), [("b".to_string(), "offline".to_string())], "recorded once, with its reason");
+        assert_eq!(
+            t.failures(),
+            [("b".to_string(), crate::i18n::t::error_network().into())],
+            "recorded once, with its reason"
+        );
         assert_eq!(t.retry("b"), Some(("b".to_string(), 1)));
         assert!(t.failures().is_empty(), "a retried source is no longer failed");
         // b's first page ends above the cut: it catches up before joining.
@@ -393,7 +397,7 @@ mod tests {
         let mut t = two(2);
         t.page_arrived("a", 1, vec![item("a9", 9), item("a5", 5)]);
         t.page_arrived("b", 1, vec![item("b4", 4)]);
-        t.failed("a", "offline".into());
+        t.failed("a", crate::i18n::t::error_network().into());
         assert_eq!(uuids(t.visible()), ["a9", "a5"]);
         assert_eq!(t.wanted(), [("a".to_string(), 2)], "Load more asks again");
         assert_eq!(t.retry("a"), Some(("a".to_string(), 2)));
@@ -587,7 +591,7 @@ mod tests {
                             continue;
                         }
                         if rng.below(8) == 0 {
-                            t.failed(&source, "offline".into());
+                            t.failed(&source, crate::i18n::t::error_network().into());
                         } else {
                             t.page_arrived(&source, page, server.page(&source, page));
                         }

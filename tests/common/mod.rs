@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 
 /// Removes the previous test's container and makes an empty one.
 pub fn container() -> web_sys::HtmlElement {
+    english();
     if let Some(old) = document().get_element_by_id("under-test") {
         old.remove();
     }
@@ -14,4 +15,12 @@ pub fn container() -> web_sys::HtmlElement {
     div.set_id("under-test");
     document().body().unwrap().append_child(&div).unwrap();
     div.unchecked_into()
+}
+
+/// Puts English's words in use, as the app does at start from
+/// `locales/en.json` (here built in).
+pub fn english() {
+    let json = js_sys::JSON::parse(include_str!("../../locales/en.json")).unwrap();
+    let catalog = perch::i18n::language::read(perch::i18n::Language::En, &json).unwrap();
+    perch::i18n::install(catalog);
 }

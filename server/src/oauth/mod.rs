@@ -5,6 +5,7 @@
 //! page's own headers) is `page.rs`.
 
 mod page;
+pub mod words;
 
 use crate::db::now_ms;
 use crate::error::{Error, Result};
@@ -23,6 +24,7 @@ use axum::{Form, Json, Router};
 use perch_model::{CodeExchange, RefreshRequest, RevokeRequest, Scope, TokenSet};
 use sqlx::Row;
 use std::net::SocketAddr;
+use words::{Lang, Say};
 
 /// How long an authorization code may wait to be exchanged.
 const CODE_TTL_MS: i64 = 10 * 60 * 1000;
@@ -63,15 +65,14 @@ struct Checked {
 
 /// Checks what must hold before anything is shown: a known application, a
 /// redirect URI registered for it, PKCE with S256, known scopes.
-async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, String> {
-    let app_uuid =
-        req.application_id.as_deref().filter(|s| !s.is_empty()).ok_or("The request names no application.")?;
+async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, Say> {
+    let app_uuid = req.application_id.as_deref().filter(|s| !s.is_empty()).ok_or(Say::NoApplication)?;
     let row = sqlx::query("SELECT id, name FROM applications WHERE uuid = ?")
         .bind(app_uuid)
         .fetch_optional(&state.db)
         .await
-        .map_err(|_| "The server could not look up the application.")?
-        .ok_or("The application is not registered on this server.")?;
+        .map_err(|_| Say::LookupFailed)?
+        .ok_or(Say::AppNotRegistered)?;
     let app_id: i64 = row.get("id");
     let redirect_uri = req.redirect_uri.clone().unwrap_or_default();
     let registered: Option<i64> =
@@ -80,17 +81,16 @@ async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, 
             .bind(&redirect_uri)
             .fetch_optional(&state.db)
             .await
-            .map_err(|_| "The server could not look up the application.")?;
+            .map_err(|_| Say::LookupFailed)?;
     if registered.is_none() {
-        return Err("The address to return to is not registered for this application.".into());
+        return Err(Say::RedirectNotRegistered);
     }
     if req.code_challenge_method.as_deref() != Some("S256") || req.code_challenge.as_deref().unwrap_or("").len() < 43 {
-        return Err("The request must use PKCE with code_challenge_method=S256.".into());
+        return Err(Say::NeedsPkce);
     }
-    let scopes =
-        Scope::parse_list(req.scopes.as_deref().unwrap_or("")).map_err(|e| format!("The request asks for an {e}."))?;
+    let scopes = Scope::parse_list(req.scopes.as_deref().unwrap_or("")).map_err(|e| Say::UnknownScope(e.0))?;
     if scopes.is_empty() {
-        return Err("The request asks for no scopes.".into());
+        return Err(Say::NoScopes);
     }
     Ok(Checked {
         app_id,
@@ -109,15 +109,22 @@ async fn check(state: &AppState, req: &Request) -> std::result::Result<Checked, 
     responses((status = 200, description = "The page", content_type = "text/html"), (status = 400, description = "Unknown application or redirect URI, no PKCE", content_type = "text/html")))]
 pub async fn show(
     State(state): State<AppState>,
+    headers: HeaderMap,
     query: std::result::Result<Query<Request>, QueryRejection>,
 ) -> Response {
+    let lang = language_of(&headers);
     let Ok(Query(req)) = query else {
-        return page::invalid_link("The sign-in link is malformed: each parameter may appear once.");
+        return page::invalid_link(lang, &Say::Malformed);
     };
     match check(&state, &req).await {
-        Ok(checked) => page::consent(StatusCode::OK, &req, &checked, "", &checked.scopes, None),
-        Err(problem) => page::invalid_link(&problem),
+        Ok(checked) => page::consent(lang, StatusCode::OK, &req, &checked, "", &checked.scopes, None),
+        Err(problem) => page::invalid_link(lang, &problem),
     }
+}
+
+/// The page's language, from the request's `Accept-Language`.
+fn language_of(headers: &HeaderMap) -> Lang {
+    Lang::from_accept_language(headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()))
 }
 
 /// `redirect_uri` with these query parameters added.
@@ -173,9 +180,10 @@ pub async fn submit(
         code_challenge: field("code_challenge"),
         code_challenge_method: field("code_challenge_method"),
     };
+    let lang = language_of(&headers);
     let checked = match check(&state, &req).await {
         Ok(c) => c,
-        Err(problem) => return page::invalid_link(&problem),
+        Err(problem) => return page::invalid_link(lang, &problem),
     };
     if field("action").as_deref() == Some("deny") {
         return Redirect::to(&back_to(&checked.redirect_uri, &[("error", "access_denied"), ("state", &checked.state)]))
@@ -188,24 +196,25 @@ pub async fn submit(
         .filter_map(|(_, v)| v.parse().ok())
         .filter(|s| checked.scopes.contains(s))
         .collect();
-    let again =
-        |status: StatusCode, error: &str| page::consent(status, &req, &checked, &username, &granted, Some(error));
+    let again = |status: StatusCode, error: Say| {
+        page::consent(lang, status, &req, &checked, &username, &granted, Some(&error.words(lang)))
+    };
 
     // A name no account can have is refused before it is counted or
     // shown again: it costs no memory, however long it is.
     if crate::accounts::check_username(&username).is_err() {
-        let again = |status: StatusCode, error: &str| page::consent(status, &req, &checked, "", &granted, Some(error));
-        return again(StatusCode::UNAUTHORIZED, "Wrong username or password.");
+        let error = Say::WrongPassword.words(lang);
+        return page::consent(lang, StatusCode::UNAUTHORIZED, &req, &checked, "", &granted, Some(&error));
     }
     let client = client_address(peer.ip(), &headers, &state.limits.trusted_proxies);
     let attempt = match state.limits.sign_in.begin(client, &username).await {
         Ok(attempt) => attempt,
         Err(wait) => {
             let (retry_after, message) = match wait {
-                Wait::TooManyFailures(s) => (s, format!("Too many failed sign-ins. Try again in {s} seconds.")),
-                Wait::Busy(s) => (s, "The server is busy checking other sign-ins. Try again in a moment.".to_owned()),
+                Wait::TooManyFailures(s) => (s, Say::TooManyFailures(s)),
+                Wait::Busy(s) => (s, Say::Busy),
             };
-            let mut res = again(StatusCode::TOO_MANY_REQUESTS, &message);
+            let mut res = again(StatusCode::TOO_MANY_REQUESTS, message);
             res.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(retry_after));
             return res;
         }
@@ -228,15 +237,15 @@ pub async fn submit(
         Err(e) => {
             tracing::error!("sign-in lookup failed: {e}");
             attempt.succeeded();
-            return again(StatusCode::INTERNAL_SERVER_ERROR, "The server could not check the password. Try again.");
+            return again(StatusCode::INTERNAL_SERVER_ERROR, Say::CannotCheck);
         }
     };
     let Some(user_id) = user_id else {
-        return again(StatusCode::UNAUTHORIZED, "Wrong username or password.");
+        return again(StatusCode::UNAUTHORIZED, Say::WrongPassword);
     };
     attempt.succeeded();
     if granted.is_empty() {
-        return again(StatusCode::BAD_REQUEST, "Allow at least one thing, or choose Deny.");
+        return again(StatusCode::BAD_REQUEST, Say::AllowOne);
     }
     let code = new_secret();
     let stored = sqlx::query(
@@ -253,7 +262,7 @@ pub async fn submit(
     .await;
     if let Err(e) = stored {
         tracing::error!("storing a code failed: {e}");
-        return again(StatusCode::INTERNAL_SERVER_ERROR, "The server could not finish signing in. Try again.");
+        return again(StatusCode::INTERNAL_SERVER_ERROR, Say::CannotFinish);
     }
     Redirect::to(&back_to(&checked.redirect_uri, &[("code", &code), ("state", &checked.state)])).into_response()
 }

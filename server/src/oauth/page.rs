@@ -3,6 +3,7 @@
 //! from the request is escaped; the protocol (what is checked, what a form
 //! answer does) is `mod.rs`.
 
+use super::words::{describe, words, Lang, Say};
 use super::{Checked, Request};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -11,6 +12,7 @@ use perch_model::Scope;
 /// The consent form, with the username typed so far, the scopes ticked
 /// and, after a failed attempt, what went wrong.
 pub(super) fn consent(
+    lang: Lang,
     status: StatusCode,
     req: &Request,
     checked: &Checked,
@@ -18,7 +20,7 @@ pub(super) fn consent(
     granted: &[Scope],
     error: Option<&str>,
 ) -> Response {
-    let mut res = page(status, "Sign in to Perch", &consent_form(req, checked, username, granted, error));
+    let mut res = page(lang, status, words(lang).title, &consent_form(lang, req, checked, username, granted, error));
     // Chromium applies form-action to the redirect that follows the form too,
     // so the checked redirect URI's origin must be allowed beside 'self'.
     if let Some(origin) = origin_of(&checked.redirect_uri) {
@@ -44,11 +46,12 @@ fn origin_of(uri: &str) -> Option<String> {
 }
 
 /// A request that cannot be signed in to, and why.
-pub(super) fn invalid_link(problem: &str) -> Response {
+pub(super) fn invalid_link(lang: Lang, problem: &Say) -> Response {
     page(
+        lang,
         StatusCode::BAD_REQUEST,
-        "This sign-in link is not valid",
-        &format!("<p class=\"error\">{}</p>", escape(problem)),
+        words(lang).invalid_title,
+        &format!("<p class=\"error\">{}</p>", escape(&problem.words(lang))),
     )
 }
 
@@ -67,12 +70,14 @@ fn escape(text: &str) -> String {
     out
 }
 
-fn page(status: StatusCode, title: &str, body: &str) -> Response {
+fn page(lang: Lang, status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+        "<!DOCTYPE html><html lang=\"{lang}\" dir=\"{dir}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head>\
          <body><main><h1>{title}</h1>{body}</main></body></html>",
-        title = escape(title)
+        title = escape(title),
+        lang = lang.code(),
+        dir = lang.dir(),
     );
     let mut res = (status, Html(html)).into_response();
     res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
@@ -87,32 +92,20 @@ const STYLE: &str = "*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-s
 main{max-width:28rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}\
 input[type=text],input[type=password]{width:100%;padding:.5rem;font:inherit;border:1px solid #4f5b66;border-radius:6px}\
 fieldset{margin:1rem 0;border:1px solid #d3d9df;border-radius:6px}fieldset label{display:flex;gap:.5rem;margin:.25rem 0}\
-button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #0b57b0;background:#0b57b0;color:#fff;margin-right:.5rem}\
+button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #0b57b0;background:#0b57b0;color:#fff;margin-inline-end:.5rem}\
 button.secondary{background:#fff;color:#0b57b0}.error{color:#a61b1b;font-weight:600}\
 @media (prefers-color-scheme:dark){body{background:#111417;color:#e8ecef}input{background:#1b2026;color:#e8ecef}\
 button.secondary{background:#111417;color:#7db4f5}button{background:#7db4f5;border-color:#7db4f5;color:#0b1520}.error{color:#ff8f8f}}";
 
-fn describe(scope: Scope) -> &'static str {
-    match scope {
-        Scope::PostGet => "read posts",
-        Scope::PostSend => "publish posts",
-        Scope::PostEdit => "edit your posts",
-        Scope::PostDelete => "delete your posts",
-        Scope::PostLike => "like and unlike posts",
-        Scope::ReplyGet => "read replies",
-        Scope::ReplyPost => "publish replies",
-        Scope::ReplyEdit => "edit your replies",
-        Scope::ReplyDelete => "delete your replies",
-        Scope::ReplyLike => "like and unlike replies",
-        Scope::UserGet => "read profiles",
-        Scope::UserEmail => "see your email address",
-        Scope::UserFollow => "follow and unfollow people",
-        Scope::UserFollowingGet => "see whom people follow",
-        Scope::UserFollowersGet => "see who follows people",
-    }
-}
-
-fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Scope], error: Option<&str>) -> String {
+fn consent_form(
+    lang: Lang,
+    req: &Request,
+    checked: &Checked,
+    username: &str,
+    granted: &[Scope],
+    error: Option<&str>,
+) -> String {
+    let w = words(lang);
     let hidden = [
         ("application_id", req.application_id.as_deref()),
         ("redirect_uri", req.redirect_uri.as_deref()),
@@ -132,21 +125,28 @@ fn consent_form(req: &Request, checked: &Checked, username: &str, granted: &[Sco
                 "<label><input type=\"checkbox\" name=\"scope\" value=\"{name}\"{on}> {what} <code>{name}</code></label>",
                 name = s.as_str(),
                 on = if granted.contains(s) { " checked" } else { "" },
-                what = describe(*s)
+                what = describe(lang, *s)
             )
         })
         .collect::<String>();
     let error = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(e))).unwrap_or_default();
     format!(
-        "<p><strong>{app}</strong> asks to use your account.</p>{error}\
+        "<p>{before}<strong dir=\"auto\">{app}</strong>{after}</p>{error}\
          <form method=\"post\" action=\"/oauth/authorise\">{hidden}\
-         <label for=\"username\">Username</label><input type=\"text\" id=\"username\" name=\"username\" autocomplete=\"username\" value=\"{user}\" required>\
-         <label for=\"password\">Password</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>\
-         <fieldset><legend>Allow it to</legend>{boxes}</fieldset>\
-         <button type=\"submit\" name=\"action\" value=\"allow\">Sign in and allow</button>\
-         <button type=\"submit\" name=\"action\" value=\"deny\" class=\"secondary\" formnovalidate>Deny</button></form>",
+         <label for=\"username\">{username_label}</label><input type=\"text\" id=\"username\" name=\"username\" autocomplete=\"username\" value=\"{user}\" required>\
+         <label for=\"password\">{password_label}</label><input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>\
+         <fieldset><legend>{allow_it_to}</legend>{boxes}</fieldset>\
+         <button type=\"submit\" name=\"action\" value=\"allow\">{allow}</button>\
+         <button type=\"submit\" name=\"action\" value=\"deny\" class=\"secondary\" formnovalidate>{deny}</button></form>",
+        before = w.asks.0,
+        after = w.asks.1,
         app = escape(&checked.app_name),
         user = escape(username),
+        username_label = w.username,
+        password_label = w.password,
+        allow_it_to = w.allow_it_to,
+        allow = w.allow,
+        deny = w.deny,
     )
 }
 

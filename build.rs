@@ -1,0 +1,318 @@
+//! The app's build script: checks the interface's message catalogs
+//! (`locales/*.json`) and turns English's keys into typed functions, which
+//! `src/i18n/mod.rs` includes as `t::…`.
+//!
+//! A catalog is a JSON object of `"key": "text"` or, for a count,
+//! `"key": { "one": "…", "other": "…" }` with the plural forms its
+//! language has (CLDR). Texts name their placeholders `{like_this}`; a
+//! plural's count is `{count}`. The build fails, naming the file and the
+//! key, when a catalog:
+//! - misses one of English's keys, has one English does not, or orders
+//!   them differently (the app reads entries by position);
+//! - makes a text a plural or the other way round;
+//! - drops a placeholder or adds one English does not fill;
+//! - lacks a plural form its language needs, or has one it does not.
+//!
+//! So a key missing in the code is a compile error (no such function), a
+//! wrong placeholder is one too (no such argument), and a catalog that is
+//! not complete is one as well.
+
+use std::{env, fmt::Write, fs, path::Path};
+
+/// The languages with a catalog, and their plural forms (CLDR cardinal
+/// categories). The app's list (`src/i18n/language.rs`) is tested to match.
+const LANGUAGES: &[(&str, &[&str])] =
+    &[("en", &["one", "other"]), ("de", &["one", "other"]), ("ar", &["zero", "one", "two", "few", "many", "other"])];
+
+enum Entry {
+    Text(String),
+    Plural(Vec<(String, String)>),
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=locales");
+    let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
+    let read = |code: &str| {
+        let path = dir.join(format!("{code}.json"));
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Parser { s: text.as_bytes(), i: 0 }.catalog().unwrap_or_else(|e| panic!("locales/{code}.json: {e}"))
+    };
+    let english = read("en");
+    let mut problems = Vec::new();
+    for &(code, forms) in LANGUAGES {
+        problems.extend(check(code, forms, &english, &read(code)));
+    }
+    for entry in fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !LANGUAGES.iter().any(|(code, _)| name == format!("{code}.json")) {
+            problems.push(format!("locales/{name}: not a language of build.rs's LANGUAGES"));
+        }
+    }
+    if !problems.is_empty() {
+        panic!("the message catalogs are not complete:\n  {}", problems.join("\n  "));
+    }
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("messages.rs");
+    fs::write(out, generate(&english)).unwrap();
+}
+
+/// What is wrong with `catalog`, the catalog of `code`, against English's.
+fn check(code: &str, forms: &[&str], english: &[(String, Entry)], catalog: &[(String, Entry)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let at = |key: &str| format!("locales/{code}.json, \"{key}\"");
+    for (i, (key, _)) in english.iter().enumerate() {
+        if !catalog.iter().any(|(k, _)| k == key) {
+            problems.push(format!("{}: missing", at(key)));
+        } else if catalog.get(i).map(|(k, _)| k) != Some(key) {
+            problems.push(format!("{}: not in English's order (entry {})", at(key), i + 1));
+        }
+    }
+    for (key, entry) in catalog {
+        let Some((_, english_entry)) = english.iter().find(|(k, _)| k == key) else {
+            problems.push(format!("{}: not one of English's keys", at(key)));
+            continue;
+        };
+        let wanted = placeholders_of(english_entry);
+        match (entry, english_entry) {
+            (Entry::Text(text), Entry::Text(_)) => {
+                if placeholders(text) != wanted {
+                    problems.push(format!(
+                        "{}: placeholders {:?}, English has {:?}",
+                        at(key),
+                        placeholders(text),
+                        wanted
+                    ));
+                }
+            }
+            (Entry::Plural(given), Entry::Plural(_)) => {
+                let named: Vec<&str> = given.iter().map(|(f, _)| f.as_str()).collect();
+                let mut sorted_given = named.clone();
+                sorted_given.sort_unstable();
+                let mut sorted_forms = forms.to_vec();
+                sorted_forms.sort_unstable();
+                if sorted_given != sorted_forms {
+                    problems.push(format!("{}: plural forms {named:?}, the language has {forms:?}", at(key)));
+                }
+                for (form, text) in given {
+                    let have = placeholders(text);
+                    let missing = wanted.iter().filter(|p| *p != "count" && !have.contains(p));
+                    let unknown = have.iter().filter(|p| !wanted.contains(p));
+                    for p in missing.chain(unknown) {
+                        problems.push(format!(
+                            "{}, form \"{form}\": placeholder {{{p}}} does not match English's {wanted:?}",
+                            at(key)
+                        ));
+                    }
+                }
+            }
+            _ => problems.push(format!("{}: a text in one catalog and a plural in the other", at(key))),
+        }
+    }
+    problems
+}
+
+/// The placeholders `{name}` of a text, each once, in order of appearance.
+fn placeholders(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('}') else { break };
+        let name = &rest[..close];
+        if !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+            if !found.iter().any(|f| f == name) {
+                found.push(name.to_owned());
+            }
+            rest = &rest[close + 1..];
+        }
+    }
+    found
+}
+
+/// The placeholders of an entry: for a plural, of all its forms.
+fn placeholders_of(entry: &Entry) -> Vec<String> {
+    match entry {
+        Entry::Text(text) => placeholders(text),
+        Entry::Plural(forms) => {
+            let mut all = vec!["count".to_owned()];
+            for (_, text) in forms {
+                for p in placeholders(text) {
+                    if !all.contains(&p) {
+                        all.push(p);
+                    }
+                }
+            }
+            all
+        }
+    }
+}
+
+/// One function per key, in English's order: `index` is the entry's
+/// position in every catalog. A message with nothing to fill is a `Msg`
+/// (a copyable index); one with placeholders or a count is a `Text`.
+fn generate(english: &[(String, Entry)]) -> String {
+    let mut code = String::new();
+    let keys: Vec<&str> = english.iter().map(|(k, _)| k.as_str()).collect();
+    writeln!(code, "/// How many messages a catalog holds.\npub const COUNT: usize = {};", keys.len()).unwrap();
+    writeln!(
+        code,
+        "/// FNV-1a of the keys, each followed by a newline: a catalog of another build is refused.\npub const FINGERPRINT: u32 = {};",
+        fingerprint(&keys)
+    )
+    .unwrap();
+    for (index, (key, entry)) in english.iter().enumerate() {
+        let sample = match entry {
+            Entry::Text(text) => text.clone(),
+            Entry::Plural(forms) => forms.iter().map(|(f, t)| format!("{f}: {t}")).collect::<Vec<_>>().join(" | "),
+        };
+        writeln!(code, "\n/// {}", sample.replace('\n', " ")).unwrap();
+        let names = placeholders_of(entry);
+        let (plural, names): (bool, Vec<&String>) = match entry {
+            Entry::Text(_) => (false, names.iter().collect()),
+            Entry::Plural(_) => (true, names.iter().filter(|n| *n != "count").collect()),
+        };
+        if !plural && names.is_empty() {
+            writeln!(code, "pub fn {key}() -> Msg {{ Msg({index}) }}").unwrap();
+            continue;
+        }
+        let mut params: Vec<String> = Vec::new();
+        if plural {
+            params.push("count: u64".into());
+        }
+        params.extend(names.iter().map(|n| format!("{n}: impl Into<Arg>")));
+        let args: Vec<String> = names.iter().map(|n| format!("(\"{n}\", {n}.into())")).collect();
+        let count = if plural { "Some(count as f64)" } else { "None" };
+        writeln!(
+            code,
+            "pub fn {key}({}) -> Text {{ Text::new({index}, {count}, vec![{}]) }}",
+            params.join(", "),
+            args.join(", ")
+        )
+        .unwrap();
+    }
+    code
+}
+
+fn fingerprint(keys: &[&str]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for key in keys {
+        for b in key.bytes().chain([b'\n']) {
+            hash ^= b as u32;
+            hash = hash.wrapping_mul(0x0100_0193);
+        }
+    }
+    hash
+}
+
+/// Just enough JSON for a catalog: an object whose values are strings or
+/// objects of strings, keys kept in order.
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn catalog(mut self) -> Result<Vec<(String, Entry)>, String> {
+        let mut entries = Vec::new();
+        self.object(|p, key| {
+            let entry = if p.peek() == Some(b'{') {
+                let mut forms = Vec::new();
+                p.object(|p, form| {
+                    forms.push((form, p.string()?));
+                    Ok(())
+                })?;
+                Entry::Plural(forms)
+            } else {
+                Entry::Text(p.string()?)
+            };
+            if !key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+                return Err(format!("key \"{key}\": keys are lower_snake_case"));
+            }
+            entries.push((key, entry));
+            Ok(())
+        })?;
+        if self.peek().is_some() {
+            return Err(self.fail("text after the catalog"));
+        }
+        for (i, (key, _)) in entries.iter().enumerate() {
+            if entries[..i].iter().any(|(k, _)| k == key) {
+                return Err(format!("key \"{key}\" appears twice"));
+            }
+        }
+        Ok(entries)
+    }
+
+    fn fail(&self, what: &str) -> String {
+        let line = self.s[..self.i.min(self.s.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("line {line}: {what}")
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+        self.s.get(self.i).copied()
+    }
+
+    fn expect(&mut self, b: u8) -> Result<(), String> {
+        if self.peek() != Some(b) {
+            return Err(self.fail(&format!("expected '{}'", b as char)));
+        }
+        self.i += 1;
+        Ok(())
+    }
+
+    fn object(&mut self, mut each: impl FnMut(&mut Self, String) -> Result<(), String>) -> Result<(), String> {
+        self.expect(b'{')?;
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            let key = self.string()?;
+            self.expect(b':')?;
+            each(self, key)?;
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.fail("expected ',' or '}'")),
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.expect(b'"')?;
+        let mut bytes = Vec::new();
+        loop {
+            let Some(&b) = self.s.get(self.i) else { return Err(self.fail("unterminated string")) };
+            self.i += 1;
+            match b {
+                b'"' => return String::from_utf8(bytes).map_err(|_| self.fail("not UTF-8")),
+                b'\\' => {
+                    let e = self.s.get(self.i).copied();
+                    self.i += 1;
+                    match e {
+                        Some(b'"') => bytes.push(b'"'),
+                        Some(b'\\') => bytes.push(b'\\'),
+                        Some(b'/') => bytes.push(b'/'),
+                        Some(b'n') => bytes.push(b'\n'),
+                        Some(b'u') => {
+                            let hex =
+                                std::str::from_utf8(self.s.get(self.i..self.i + 4).unwrap_or_default()).unwrap_or("");
+                            let c = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32);
+                            let c =
+                                c.ok_or_else(|| self.fail("bad \\u escape (surrogate pairs: write the character)"))?;
+                            self.i += 4;
+                            bytes.extend(c.to_string().bytes());
+                        }
+                        _ => return Err(self.fail("unknown escape")),
+                    }
+                }
+                b if b < 0x20 => return Err(self.fail("control character in a string")),
+                b => bytes.push(b),
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+// The interface in the reader's language: chosen from the browser's
+// languages on a first visit, changed from the language menu at once with
+// no reload (drafts, scroll and page stay), followed by other tabs,
+// remembered; Arabic right to left with its six plural forms; and a
+// pseudo-language walk that fails on any English word left outside the
+// catalogs.
+import { test, expect, expectAccessible } from './fixtures';
+import { signInWithToken, token, api } from './helpers';
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+const catalog = (code: string) => JSON.parse(readFileSync(`../locales/${code}.json`, 'utf8'));
+const ar = catalog('ar');
+
+/** Signs in with a token from the sign-in page in whatever language it is. */
+async function signIn(page: Page, username: string) {
+  await page.goto('/signin');
+  await page.locator('#access-token').fill(token(username));
+  await page.locator('section:has(#with-token) button[type=submit]').click();
+  await expect(page.locator('textarea#post-text')).toBeVisible();
+}
+
+/** Whether the page scrolls sideways. */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test.describe('a German browser', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('gets German from its first visit, sign-in page and consent page alike', async ({ page }) => {
+    await page.goto('/signin');
+    await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page).toHaveTitle('Anmelden · Perch');
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Bei Perch anmelden' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expectAccessible(page);
+  });
+
+  test('fits a 320 px screen in German, long words and all', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await signIn(page, 'mira');
+    await expect(page.getByRole('heading', { level: 1, name: 'Startseite' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Veröffentlichen' })).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await page.locator('.account-menu summary').click();
+    await expect(page.getByRole('button', { name: /Von @mira abmelden/ })).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await page.goto('/user/@yuki');
+    await expect(page.locator('.counts')).toContainText('Follower');
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+  });
+});
+
+test('a language switch applies at once in every tab, keeping the draft, the scroll and the page', async ({ page, context }) => {
+  await signInWithToken(page, 'mira');
+  await page.getByLabel('Post text').fill('Ein Entwurf, der bleibt');
+  await page.evaluate(() => ((window as any).__notReloaded = true));
+  await page.mouse.wheel(0, 900);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  const scrolled = await page.evaluate(() => window.scrollY);
+
+  // Another tab chooses German from the language menu.
+  const other = await context.newPage();
+  await other.goto('/');
+  await other.locator('.account-menu summary').click();
+  await other.getByLabel('Language').selectOption('de');
+  await expect(other.getByRole('heading', { level: 1, name: 'Startseite' })).toBeVisible();
+  await expect(other.getByLabel('Sprache')).toHaveValue('de');
+
+  // This tab follows, with no reload and nothing lost.
+  await expect(page.getByRole('heading', { level: 1, name: 'Startseite' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByLabel('Text des Beitrags')).toHaveValue('Ein Entwurf, der bleibt');
+  expect(await page.evaluate(() => (window as any).__notReloaded)).toBe(true);
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(50);
+  await expect(page).toHaveTitle(/Startseite · Perch/);
+
+  // Remembered: a new visit opens in German, even in an English browser.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Startseite' })).toBeVisible();
+  await other.close();
+});
+
+test.describe('Arabic', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('perch.language', 'ar'));
+  });
+
+  test('reads right to left at 320 px: the layout mirrors, content keeps its own direction', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await signIn(page, 'mira');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('heading', { level: 1, name: ar.nav_home })).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    // The name sits at the right edge, where a right-to-left reader starts.
+    const brand = (await page.locator('.site-header .brand').boundingBox())!;
+    expect(brand.x + brand.width).toBeGreaterThan(320 - 40);
+    // A post in English still reads left to right.
+    const content = page.locator('.post-content').first();
+    await expect(content).toHaveAttribute('dir', 'auto');
+    await expect(page.locator('.post').first()).toBeVisible();
+    await page.goto('/user/@yuki');
+    await expect(page.locator('.counts')).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('has the right plural form for 0, 1, 2, 3, 11 and 100', async ({ page }) => {
+    await signIn(page, 'mira');
+    const field = page.locator('#post-text');
+    const counter = page.locator('#post-text-count');
+    for (const [left, form] of [[100, 'other'], [11, 'many'], [3, 'few'], [2, 'two'], [1, 'one'], [0, 'zero']] as const) {
+      await field.fill('x'.repeat(500 - left));
+      const n = await page.evaluate((n) => new Intl.NumberFormat('ar').format(n), left);
+      await expect(counter, `${left} left is "${form}"`).toHaveText(ar.chars_left[form].replace('{count}', n));
+    }
+  });
+});
+
+/** English made strange but readable, 40 % longer: what the pseudo-language
+ *  is. Placeholders stay as they are. */
+function pseudo(text: string): string {
+  const plain = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const accented = [...'àƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÀƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ'];
+  let out = '[';
+  let inPlaceholder = false;
+  for (const c of text) {
+    if (c === '{') inPlaceholder = true;
+    if (c === '}') inPlaceholder = false;
+    const i = plain.indexOf(c);
+    out += i >= 0 && !inPlaceholder ? accented[i] : c;
+  }
+  return out + '~'.repeat(Math.floor(([...text].length * 2) / 5)) + ']';
+}
+
+/** Words of plain English in the interface: text, labels, titles and
+ *  placeholders, outside what is content (posts, names, usernames, bios,
+ *  scope names, times, which the browser writes). */
+function englishLeft(page: Page) {
+  return page.evaluate(() => {
+    const content = 'script, style, code, time, option, [dir="auto"], .handle, .brand, .avatar';
+    const word = /\b[A-Za-z]{2,}\b/;
+    // Content may appear inside the interface's words too ("Post by Yuki",
+    // a title with a name): what content elements hold is taken out first.
+    const shown = [...document.querySelectorAll(content)].map((el) => el.textContent?.trim() ?? '').filter((t) => t.length > 1);
+    const clean = (s: string) => {
+      for (const text of shown) s = s.split(text).join('');
+      return s.replace(/@\w+/g, '').replace(/https?:\/\/\S+/g, '').replace(/\bPerch\b/g, '');
+    };
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(content) || !(el as HTMLElement).offsetParent && !el.closest('.visually-hidden, [role=status]')) continue;
+      if (word.test(clean(n.textContent ?? ''))) found.push(`${el.tagName.toLowerCase()}: ${n.textContent!.trim()}`);
+    }
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+      if (el.closest(content)) continue;
+      for (const name of ['aria-label', 'title', 'placeholder']) {
+        const value = el.getAttribute(name);
+        if (value && word.test(clean(value))) found.push(`${name}: ${value}`);
+      }
+    }
+    if (word.test(clean(document.title))) found.push(`title: ${document.title}`);
+    return found;
+  });
+}
+
+test.describe('the pseudo-language walk', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('leaves no English word outside the catalogs, on any page', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.route('**/locales/en.json', async (route) => {
+      const response = await route.fetch();
+      const english = await response.json();
+      const strange = Object.fromEntries(Object.entries(english).map(([key, value]) => [key,
+        typeof value === 'string' ? pseudo(value) : Object.fromEntries(Object.entries(value as Record<string, string>).map(([f, t]) => [f, pseudo(t)]))]));
+      await route.fulfill({ response, json: strange });
+    });
+    const tok = token('mira');
+    const clean = async (where: string) => expect(await englishLeft(page), where).toEqual([]);
+
+    // Signed out.
+    await page.goto('/signin');
+    await expect(page.locator('#access-token')).toBeVisible();
+    await clean('the sign-in page');
+    await page.locator('section:has(#with-token) button[type=submit]').click();
+    await expect(page.locator('.signin-option .error')).toBeVisible();
+    await clean('a sign-in without a token');
+    await page.goto('/');
+    await clean('home, signed out');
+
+    // Signed in.
+    await page.goto('/signin');
+    await page.locator('#access-token').fill(tok);
+    await page.locator('section:has(#with-token) button[type=submit]').click();
+    await expect(page.locator('article.post').first()).toBeVisible();
+    await clean('home');
+    await page.locator('#post-text').fill('x'.repeat(505));
+    await expect(page.locator('.composer .error')).toBeVisible();
+    await clean('a post too long');
+    await page.locator('#post-text').fill('');
+    await page.locator('.account-menu summary').click();
+    await expect(page.locator('.account-panel')).toBeVisible();
+    await clean('the account menu');
+    await page.locator('.account-panel button').first().click();
+    await page.keyboard.press('Escape');
+    await page.locator('.account-menu summary').click();
+    await page.keyboard.press('?');
+    await expect(page.locator('dialog.shortcuts-help')).toBeVisible();
+    await clean('the keyboard shortcuts');
+    await page.keyboard.press('Escape');
+    await page.locator('#find-someone').fill('two words');
+    await page.locator('#find-someone').press('Enter');
+    await expect(page.locator('.find-message')).not.toBeEmpty();
+    await clean('a username that cannot be one');
+
+    const me = await api(page, tok, '/user/@mira');
+    const mine = (await api(page, tok, `/user/${me.uuid}/posts/1`)).posts ?? [];
+    for (const path of ['/user/@yuki', '/user/@yuki/followers', '/user/@yuki/following', '/user/@mira',
+      '/user/@no_one_here', '/post/00000000-0000-4000-8000-000000000000', '/no/such/page', '/signin?add']) {
+      await page.goto(path);
+      await expect(page.locator('h1').first()).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      await clean(path);
+    }
+    await page.goto('/user/@yuki');
+    await page.locator('article.post a.time-link').first().click();
+    await expect(page.locator('article.post.focused')).toBeVisible();
+    await clean('a thread');
+    if (mine.length > 0) {
+      await page.goto(`/post/${mine[0].uuid}`);
+      await page.locator('article.post.focused .link-button').first().click();
+      await expect(page.locator('.edit-form')).toBeVisible();
+      await clean('an edit');
+      await page.locator('.edit-form button.secondary').click();
+      await page.locator('article.post.focused .link-button').nth(1).click();
+      await expect(page.locator('.confirm')).toBeVisible();
+      await clean('a delete asked about');
+    }
+    await page.context().setOffline(true);
+    await expect(page.locator('.offline-notice')).not.toBeEmpty();
+    await clean('offline');
+    await page.context().setOffline(false);
+  });
+});

@@ -1,0 +1,337 @@
+//! Which language the interface speaks: chosen from the browser's preferred
+//! languages on the first visit, then as the reader picks it in the
+//! language menu (kept in `perch.language`, followed by other tabs). Owns
+//! loading a catalog (`locales/<code>.json`, which `index.html` starts
+//! fetching in parallel with the wasm), checking it, switching with no
+//! reload, `<html lang dir>`, and the browser's plural rules and number
+//! formats for the language in use.
+
+use super::{install, Catalog, Entry};
+use crate::browser::web_storage::{self, Key};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// A language of the interface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    En,
+    De,
+    Ar,
+}
+
+impl Language {
+    /// The languages the menu offers, each with a catalog in `locales/`.
+    pub const OFFERED: [Language; 3] = [Language::En, Language::De, Language::Ar];
+
+    /// Its BCP 47 code, as `<html lang>` and `Intl` take it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::De => "de",
+            Language::Ar => "ar",
+        }
+    }
+
+    /// The language a code names; `None` for any other text.
+    pub fn from_code(code: &str) -> Option<Language> {
+        Language::OFFERED.into_iter().find(|l| l.code() == code)
+    }
+
+    /// Its name in itself, as a language menu lists it.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Language::En => "English",
+            Language::De => "Deutsch",
+            Language::Ar => "العربية",
+        }
+    }
+
+    /// The writing direction of the interface in it.
+    pub fn dir(self) -> &'static str {
+        if self == Language::Ar {
+            "rtl"
+        } else {
+            "ltr"
+        }
+    }
+
+    /// Where its catalog is, relative to the document's base.
+    fn file(self) -> &'static str {
+        match self {
+            Language::En => "locales/en.json",
+            Language::De => "locales/de.json",
+            Language::Ar => "locales/ar.json",
+        }
+    }
+
+    /// The first offered language among the browser's preferred ones
+    /// ("de-AT" takes German), English when none is.
+    pub fn preferred(wanted: &[String]) -> Language {
+        wanted
+            .iter()
+            .find_map(|w| {
+                let base = w.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
+                Language::OFFERED.into_iter().find(|l| l.code() == base)
+            })
+            .unwrap_or(Language::En)
+    }
+}
+
+/// The language to start in: the one kept from the menu, else the
+/// browser's. What storage holds is another tab's word: only a known code
+/// counts.
+fn chosen() -> Language {
+    if let Some(kept) = web_storage::get(&Key::Language).and_then(|code| Language::from_code(&code)) {
+        return kept;
+    }
+    let wanted: Vec<String> =
+        leptos::prelude::window().navigator().languages().iter().filter_map(|l| l.as_string()).collect();
+    Language::preferred(&wanted)
+}
+
+/// Loads the catalog to start in and puts it in use. `index.html` has
+/// already asked for it (`window.perchCatalog`, with the language it chose
+/// in `window.perchLanguage`); when that is missing or failed, it is
+/// fetched here, and English when the chosen one cannot be had.
+pub async fn start() -> Result<(), String> {
+    let language = chosen();
+    let window = leptos::prelude::window();
+    let asked = js_sys::Reflect::get(&window, &"perchLanguage".into()).ok().and_then(|v| v.as_string());
+    let early = js_sys::Reflect::get(&window, &"perchCatalog".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+        .filter(|_| asked.as_deref() == Some(language.code()));
+    let mut problem = String::new();
+    for (language, early) in [(language, early), (language, None), (Language::En, None)] {
+        match catalog(language, early).await {
+            Ok(catalog) => {
+                apply(catalog);
+                return Ok(());
+            }
+            Err(why) => {
+                leptos::logging::warn!("{why}");
+                problem = why;
+            }
+        }
+    }
+    Err(problem)
+}
+
+/// Switches to `language` at once, with no reload. Chosen here
+/// (`remember`), it is kept for the next visit and for the other tabs;
+/// followed from another tab, it is only shown. On failure the language in
+/// use stays, and `problem` (when given and still there) says why.
+pub fn switch(language: Language, remember: bool, problem: Option<leptos::prelude::RwSignal<Option<String>>>) {
+    use leptos::prelude::*;
+    leptos::task::spawn_local(async move {
+        match catalog(language, None).await {
+            Ok(catalog) => {
+                if remember {
+                    web_storage::set(&Key::Language, language.code());
+                }
+                apply(catalog);
+            }
+            Err(why) => match problem {
+                Some(problem) => drop(problem.try_set(Some(why))),
+                None => leptos::logging::warn!("{why}"),
+            },
+        }
+    });
+}
+
+/// Follows a language another tab chose (a `storage` event's new value).
+fn follow(new_value: Option<String>) {
+    let Some(language) = new_value.and_then(|code| Language::from_code(&code)) else { return };
+    if language != super::current_untracked() {
+        switch(language, false, None);
+    }
+}
+
+/// Follows the language other tabs choose, for the app's lifetime.
+pub fn follow_other_tabs() {
+    let name = Key::Language.name();
+    web_storage::on_change_elsewhere(move |changed, value| {
+        if changed == name {
+            follow(value);
+        }
+    });
+}
+
+/// Shown instead of the app when not even English's words could be
+/// loaded: the only words of Perch outside the catalogs, as there is none.
+#[leptos::component]
+pub fn NoWords(problem: String) -> impl leptos::IntoView {
+    use leptos::prelude::*;
+    view! {
+        <main id="main" class="page config-problem">
+            <h1>"Perch cannot start"</h1>
+            <p class="error" role="alert">{problem}</p>
+            <button type="button" on:click=|_| { let _ = window().location().reload(); }>"Try again"</button>
+        </main>
+    }
+}
+
+fn apply(catalog: Catalog) {
+    if let Some(html) = leptos::prelude::document().document_element() {
+        let _ = html.set_attribute("lang", catalog.language.code());
+        let _ = html.set_attribute("dir", catalog.language.dir());
+    }
+    INTL.with(|intl| *intl.borrow_mut() = None);
+    install(catalog);
+}
+
+/// The catalog of `language`: from `early` (the request `index.html`
+/// started) when there is one, else fetched.
+async fn catalog(language: Language, early: Option<js_sys::Promise>) -> Result<Catalog, String> {
+    let json = match early {
+        Some(promise) => JsFuture::from(promise).await,
+        None => {
+            async {
+                let response: web_sys::Response =
+                    JsFuture::from(leptos::prelude::window().fetch_with_str(language.file())).await?.unchecked_into();
+                if !response.ok() {
+                    return Err(JsValue::from(response.status()));
+                }
+                JsFuture::from(response.json()?).await
+            }
+            .await
+        }
+    };
+    match json {
+        Ok(json) => read(language, &json),
+        Err(e) => {
+            let why = match (e.as_f64(), e.dyn_ref::<js_sys::Error>()) {
+                (Some(status), _) => format!("the server answered {}", status as u16),
+                (_, Some(error)) => error.message().into(),
+                _ => String::new(),
+            };
+            Err(format!("{}: {why}", language.file()))
+        }
+    }
+}
+
+/// Reads a parsed catalog file: an object of exactly `t`'s keys, in its
+/// order (the fingerprint), each a string or an object of strings. A file
+/// of another build of the app, or anything else, is refused.
+pub fn read(language: Language, json: &JsValue) -> Result<Catalog, String> {
+    let refuse = |why: &str| Err(format!("{}: {why}", language.file()));
+    if !json.is_object() || js_sys::Array::is_array(json) {
+        return refuse("not a catalog");
+    }
+    let object: &js_sys::Object = json.unchecked_ref();
+    let keys = js_sys::Object::keys(object);
+    let mut hash: u32 = 0x811c_9dc5;
+    for key in keys.iter() {
+        for b in key.as_string().unwrap_or_default().bytes().chain([b'\n']) {
+            hash ^= b as u32;
+            hash = hash.wrapping_mul(0x0100_0193);
+        }
+    }
+    if keys.length() as usize != super::t::COUNT || hash != super::t::FINGERPRINT {
+        return refuse("made for another version of Perch");
+    }
+    let mut entries = Vec::with_capacity(super::t::COUNT);
+    for value in js_sys::Object::values(object).iter() {
+        let entry = if let Some(text) = value.as_string() {
+            Entry::Text(text)
+        } else if value.is_object() {
+            let mut forms = Vec::new();
+            for pair in js_sys::Object::entries(value.unchecked_ref()).iter() {
+                let pair: js_sys::Array = pair.unchecked_into();
+                match (pair.get(0).as_string(), pair.get(1).as_string()) {
+                    (Some(form), Some(text)) => forms.push((form, text)),
+                    _ => return refuse("a plural form that is not text"),
+                }
+            }
+            Entry::Plural(forms)
+        } else {
+            return refuse("an entry that is not text");
+        };
+        entries.push(entry);
+    }
+    Ok(Catalog { language, entries })
+}
+
+thread_local! {
+    /// The plural rules and number format of the language in use, made on
+    /// first use after each switch.
+    static INTL: std::cell::RefCell<Option<(js_sys::Intl::PluralRules, js_sys::Intl::NumberFormat)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+fn with_intl<R>(
+    language: Language,
+    f: impl FnOnce(&(js_sys::Intl::PluralRules, js_sys::Intl::NumberFormat)) -> R,
+) -> R {
+    INTL.with(|intl| {
+        let mut intl = intl.borrow_mut();
+        let made = intl.get_or_insert_with(|| {
+            let locales = js_sys::Array::of1(&JsValue::from_str(language.code()));
+            let options = js_sys::Object::new();
+            (js_sys::Intl::PluralRules::new(&locales, &options), js_sys::Intl::NumberFormat::new(&locales, &options))
+        });
+        f(made)
+    })
+}
+
+/// The CLDR plural category of `count` in `language` ("one", "few", …).
+pub fn plural_category(language: Language, count: f64) -> String {
+    if cfg!(not(target_arch = "wasm32")) {
+        return if count == 1.0 { "one" } else { "other" }.into();
+    }
+    with_intl(language, |(rules, _)| rules.select(count).as_string().unwrap_or_else(|| "other".into()))
+}
+
+/// `count` written in `language` ("1.234" in German, "١٢" in Arabic).
+pub fn number(language: Language, count: f64) -> String {
+    if cfg!(not(target_arch = "wasm32")) {
+        return count.to_string();
+    }
+    with_intl(language, |(_, format)| {
+        format
+            .format()
+            .call1(&JsValue::NULL, &JsValue::from_f64(count))
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_offered_preferred_language_is_taken() {
+        let wanted = |list: &[&str]| Language::preferred(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(wanted(&["fr-FR", "de-AT", "en"]), Language::De);
+        assert_eq!(wanted(&["AR"]), Language::Ar);
+        assert_eq!(wanted(&["fr", "es"]), Language::En);
+        assert_eq!(wanted(&[]), Language::En);
+    }
+
+    #[test]
+    fn only_known_codes_name_a_language() {
+        assert_eq!(Language::from_code("ar"), Some(Language::Ar));
+        assert_eq!(Language::from_code("../de"), None);
+        assert_eq!(Language::from_code("DE"), None);
+    }
+
+    #[test]
+    fn every_language_file_and_list_agree() {
+        // build.rs's list, index.html's early choice and the service
+        // worker's kept files all name the same languages as OFFERED.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+        let build = read("build.rs");
+        let index = read("index.html");
+        let worker = read("assets/sw.js");
+        for language in Language::OFFERED {
+            let code = language.code();
+            assert!(std::path::Path::new(&format!("{root}/locales/{code}.json")).exists(), "{code}");
+            assert!(build.contains(&format!("(\"{code}\", &[")), "build.rs lacks {code}");
+            assert!(index.contains(&format!("'{code}'")), "index.html lacks {code}");
+            assert!(worker.contains(&format!("'{code}'")), "sw.js lacks {code}");
+        }
+    }
+}
