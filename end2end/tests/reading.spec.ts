@@ -185,7 +185,8 @@ test('a token without user.followers.get sees which permission is missing', asyn
   await page.goto('/user/@sam/followers');
   const alert = page.getByRole('alert');
   await expect(alert).toContainText('user.followers.get');
-  await expect(alert.getByRole('link', { name: 'Sign in again' })).toBeVisible();
+  // It offers to sign in again for that permission (accounts.spec follows it through).
+  await expect(alert.getByRole('button', { name: 'Sign in again to allow user.followers.get' })).toBeVisible();
   await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
 });
 

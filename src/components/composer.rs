@@ -54,7 +54,7 @@ pub fn Composer(
     let label = move || if is_reply { t::reply().get() } else { t::post().get() };
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
-            {replying_to.map(|name| view! { <p class="replying-to">{t::replying_to_user(name)}</p> })}
+            {replying_to.map(|name| view! { <p class="replying-to">{t::replying_to_user(format!("@{name}"))}</p> })}
             <label for=field_id>{t::post_text()}</label>
             <textarea
                 id=field_id

@@ -71,7 +71,7 @@ pub fn FindPerson(
                     store.put_user(user);
                     go(&name);
                 }
-                Err(e) if e.is_not_found() => problem.set(Some(t::find_no_one(&name))),
+                Err(e) if e.is_not_found() => problem.set(Some(t::find_no_one(format!("@{name}")))),
                 // Signed out, or the token may not read users: the profile
                 // page says so, with a way to sign in.
                 Err(crate::api::ApiError::Unauthorized(_) | crate::api::ApiError::Forbidden { .. }) => go(&name),

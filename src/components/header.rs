@@ -47,7 +47,7 @@ fn AccountMenu() -> impl IntoView {
     let help = expect_context::<crate::browser::shortcuts::Help>();
     view! {
         <details class="account-menu">
-            <summary class:ended=move || session.ended()>{format!("@{}", user.username)}</summary>
+            <summary class:ended=move || session.ended()><span class="handle">{format!("@{}", user.username)}</span></summary>
             <div class="account-panel">
                 {move || session.ended().then(|| {
                     let location = leptos_router::hooks::use_location();
@@ -62,7 +62,7 @@ fn AccountMenu() -> impl IntoView {
                 <Accounts current=user.clone()/>
                 <crate::components::language_menu::LanguageMenu/>
                 <button type="button" on:click=move |_| help.0.set(true)>{t::keyboard_shortcuts()}</button>
-                <SignOutButton label=t::sign_out_of(&user.username)/>
+                <SignOutButton label=t::sign_out_of(format!("@{}", user.username))/>
                 {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label=t::sign_out_of_all() all=true/> })}
             </div>
         </details>
@@ -87,7 +87,7 @@ fn Accounts(current: perch_model::User) -> impl IntoView {
             <li aria-current="true">{entry(&current)}</li>
             {move || session.others().into_iter().map(|other| {
                 let uuid = other.user.uuid.clone();
-                let label = t::switch_to(&other.user.username);
+                let label = t::switch_to(format!("@{}", other.user.username));
                 let ended = other.ended.then(|| view! { <span class="ended">{t::signed_out_sign_in_again()}</span> });
                 view! {
                     <li>{entry(&other.user)} {ended}

@@ -43,7 +43,7 @@ fn ReplyingTo(parent: Parent) -> impl IntoView {
     view! {
         <p class="replying-to">
             {match author {
-                Some(name) => view! { {t::replying_to_prefix_user()} " " <a href=AppPath::Profile(&name).href()>{format!("@{name}")}</a> }.into_any(),
+                Some(name) => view! { {t::replying_to_prefix_user()} " " <a href=AppPath::Profile(&name).href() class="handle">{format!("@{name}")}</a> }.into_any(),
                 None => view! { {t::replying_to_prefix_post()} " " <a href=AppPath::Thread(&uuid).href()>{t::a_post()}</a> }.into_any(),
             }}
         </p>

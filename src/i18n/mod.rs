@@ -214,6 +214,10 @@ impl Text {
             .args
             .iter()
             .map(|(name, arg)| match arg {
+                // In a right-to-left sentence a value is set apart (first
+                // strong isolate), so "@mira" or a Latin name keeps its own
+                // order instead of being read as "mira@".
+                Arg::Plain(text) if catalog.language.dir() == "rtl" => (*name, format!("\u{2068}{text}\u{2069}")),
                 Arg::Plain(text) => (*name, text.clone()),
                 Arg::Message(message) => (*name, message.write(catalog)),
             })
@@ -289,18 +293,26 @@ mod tests {
         let catalog = Catalog {
             language: Language::De,
             entries: vec![
-                Entry::Text("Abmelden von @{username}".into()),
+                Entry::Text("Abmelden von {handle}".into()),
                 Entry::Plural(vec![
                     ("one".into(), "{count} Antwort".into()),
                     ("other".into(), "{count} Antworten".into()),
                 ]),
             ],
         };
-        assert_eq!(Text::new(0, None, vec![("username", "ada".into())]).write(&catalog), "Abmelden von @ada");
+        assert_eq!(Text::new(0, None, vec![("handle", "@ada".into())]).write(&catalog), "Abmelden von @ada");
         let inner = Text::new(1, Some(3.0), vec![]);
-        assert_eq!(Text::new(0, None, vec![("username", inner.into())]).write(&catalog), "Abmelden von @3 Antworten");
+        assert_eq!(Text::new(0, None, vec![("handle", inner.into())]).write(&catalog), "Abmelden von 3 Antworten");
         assert_eq!(Text::new(1, Some(1.0), vec![]).write(&catalog), "1 Antwort");
         assert_eq!(Text::new(1, Some(2.0), vec![]).write(&catalog), "2 Antworten");
         assert_eq!(Text::new(9, None, vec![]).write(&catalog), "", "an index past the end writes nothing");
+        let arabic = Catalog {
+            language: Language::Ar, entries: vec![Entry::Text("تسجيل الخروج من {handle}".into())]
+        };
+        assert_eq!(
+            Text::new(0, None, vec![("handle", "@mira".into())]).write(&arabic),
+            "تسجيل الخروج من \u{2068}@mira\u{2069}",
+            "right to left, a value is isolated so it keeps its own order"
+        );
     }
 }

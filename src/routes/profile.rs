@@ -40,7 +40,7 @@ pub fn Profile() -> impl IntoView {
     let ListPage { list, load_more, show_new, .. } = use_list(id, key);
 
     let title = move || match user.get() {
-        Some(u) => t::title_profile_of(u.shown_name(), u.username.clone()).get(),
+        Some(u) => t::title_profile_of(u.shown_name(), format!("@{}", u.username)).get(),
         None => t::title_profile().get(),
     };
     view! {

@@ -243,7 +243,7 @@ fn ReplyBox(uuid: Memo<String>) -> impl IntoView {
             view! { <p class="replies-off" id="reply">"🔒 " {t::replies_off_locked()}</p> }.into_any()
         }
         Some((uuid, false, author)) => {
-            let label = t::reply_to_user(author.clone());
+            let label = t::reply_to_user(format!("@{author}"));
             view! {
                 <section id="reply" class="reply-box" aria-label=label>
                     <crate::components::composer::Composer parent=uuid replying_to=author/>
