@@ -18,6 +18,8 @@ pub enum Error {
     Forbidden(String),
     /// 404: no such post, user or endpoint.
     NotFound(String),
+    /// 409: a request with the same Idempotency-Key is still being answered.
+    Conflict(String),
     /// 413: the body is over the limit.
     PayloadTooLarge,
     /// 422: the content breaks the 500-character rule.
@@ -37,6 +39,7 @@ impl Error {
             Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Error::MissingScopes(_) | Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::Conflict(_) => StatusCode::CONFLICT,
             Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -50,6 +53,7 @@ impl Error {
             | Error::Unauthorized(m)
             | Error::Forbidden(m)
             | Error::NotFound(m)
+            | Error::Conflict(m)
             | Error::Unprocessable(m) => m.clone(),
             Error::MissingScopes(scopes) => format!(
                 "The token lacks the scope{} {}.",

@@ -10,6 +10,7 @@ pub mod db;
 pub mod demo;
 pub mod error;
 pub mod extractor;
+pub mod idempotency;
 pub mod oauth;
 pub mod openapi;
 pub mod rate_limit;
@@ -117,6 +118,8 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
             "/api/v1",
             api::router()
                 .route_layer(axum::middleware::from_fn_with_state(state.clone(), read_cache::remember))
+                // Outside the read cache: an answer given again writes nothing.
+                .route_layer(axum::middleware::from_fn_with_state(state.clone(), idempotency::replay_or_run))
                 .layer(personal())
                 // A page of posts is 15-20 KB of JSON and a fifth of that
                 // compressed: on a phone's network, the difference is most of
@@ -148,8 +151,8 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
             CorsLayer::new()
                 .allow_origin(AllowOrigin::list(origins))
                 .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
-                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
-                .expose_headers([header::RETRY_AFTER])
+                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, idempotency::HEADER])
+                .expose_headers([header::RETRY_AFTER, idempotency::REPLAYED])
                 .max_age(Duration::from_secs(3600)),
         );
     }

@@ -141,6 +141,24 @@ impl Api {
         (status, res.json().await.unwrap_or(Value::Null))
     }
 
+    /// A write with an `Idempotency-Key`: the status, the JSON body and
+    /// whether the answer was given again (`Idempotent-Replayed`).
+    pub async fn keyed(&self, method: &str, path: &str, body: Option<Value>, key: &str) -> (u16, Value, bool) {
+        let url = format!("{}/api/v1{path}", self.base);
+        let mut req = self.http.request(method.parse().unwrap(), url).header("idempotency-key", key);
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status().as_u16();
+        let replayed = res.headers().get("idempotent-replayed").is_some_and(|v| v == "true");
+        let text = res.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null), replayed)
+    }
+
     pub async fn get(&self, path: &str) -> Answer {
         self.call("GET", path, None).await
     }

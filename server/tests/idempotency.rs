@@ -1,0 +1,167 @@
+//! The `Idempotency-Key` extension (docs/api.md): a write sent again with
+//! the same key gets the first answer and is not done twice.
+
+mod common;
+
+use common::{assert_error, Server};
+use serde_json::json;
+
+async fn post_count(api: &common::Api, user: &str) -> usize {
+    let (status, page) = api.get(&format!("/user/{user}/posts/1")).await;
+    assert_eq!(status, 200, "{page}");
+    page["posts"].as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test]
+async fn a_post_sent_twice_with_one_key_is_made_once_and_answered_the_same() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = server.client("ada").await;
+    let body = json!({ "content": "sent once, whatever the network does" });
+    let (status, first, replayed) = api.keyed("POST", "/post", Some(body.clone()), "key-1").await;
+    assert_eq!((status, replayed), (200, false), "{first}");
+    let (status, again, replayed) = api.keyed("POST", "/post", Some(body), "key-1").await;
+    assert_eq!((status, replayed), (200, true));
+    assert_eq!(again, first, "the first answer, the same post");
+    assert_eq!(post_count(&api, &ada).await, 1);
+
+    // Without a key, or with another, it is a new post, as before.
+    api.send("sent once, whatever the network does", None).await;
+    let (status, other, _) = api.keyed("POST", "/post", Some(json!({ "content": "two" })), "key-2").await;
+    assert_eq!(status, 200);
+    assert_ne!(other["uuid"], first["uuid"]);
+    assert_eq!(post_count(&api, &ada).await, 3);
+}
+
+#[tokio::test]
+async fn a_key_used_again_for_another_request_is_422_and_changes_nothing() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = server.client("ada").await;
+    let (status, _, _) = api.keyed("POST", "/post", Some(json!({ "content": "first" })), "k").await;
+    assert_eq!(status, 200);
+    let (status, body, replayed) = api.keyed("POST", "/post", Some(json!({ "content": "second" })), "k").await;
+    assert_error(&(status, body), 422);
+    assert!(!replayed);
+    assert_eq!(post_count(&api, &ada).await, 1);
+}
+
+#[tokio::test]
+async fn keys_are_per_account() {
+    let server = Server::start().await;
+    let (ada, bob) = (server.user("ada").await, server.user("bob").await);
+    let (a, b) = (server.client("ada").await, server.client("bob").await);
+    let body = json!({ "content": "the same words" });
+    assert_eq!(a.keyed("POST", "/post", Some(body.clone()), "shared").await.0, 200);
+    let (status, post, replayed) = b.keyed("POST", "/post", Some(body), "shared").await;
+    assert_eq!((status, replayed), (200, false), "bob's own post, not ada's answer");
+    assert_eq!(post["author"]["username"], "bob");
+    assert_eq!((post_count(&a, &ada).await, post_count(&b, &bob).await), (1, 1));
+}
+
+#[tokio::test]
+async fn an_edit_and_a_delete_sent_again_answer_as_the_first_time() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let api = server.client("ada").await;
+    let uuid = api.send("to be edited, then deleted", None).await;
+    let path = format!("/post/{uuid}");
+    let edit = json!({ "content": "edited once" });
+    let (status, first, _) = api.keyed("PATCH", &path, Some(edit.clone()), "edit").await;
+    assert_eq!(status, 200);
+    let (status, again, replayed) = api.keyed("PATCH", &path, Some(edit), "edit").await;
+    assert_eq!((status, replayed, &again), (200, true, &first));
+
+    let (status, deleted, _) = api.keyed("DELETE", &path, None, "delete").await;
+    assert_eq!(status, 200, "{deleted}");
+    // The post is gone: without the key, deleting again is 404; with it, the first answer.
+    assert_error(&api.delete(&path).await, 404);
+    let (status, again, replayed) = api.keyed("DELETE", &path, None, "delete").await;
+    assert_eq!((status, replayed, &again), (200, true, &deleted));
+}
+
+#[tokio::test]
+async fn a_refusal_is_kept_too_and_a_bad_key_is_400() {
+    let server = Server::start().await;
+    server.user("ada").await;
+    let api = server.client("ada").await;
+    let long = json!({ "content": "x".repeat(501) });
+    let (status, first, _) = api.keyed("POST", "/post", Some(long.clone()), "too-long").await;
+    assert_eq!(status, 422);
+    let (status, again, replayed) = api.keyed("POST", "/post", Some(long), "too-long").await;
+    assert_eq!((status, replayed, &again), (422, true, &first));
+    for bad in ["has space", "", &"k".repeat(256)] {
+        let (status, body, _) = api.keyed("POST", "/post", Some(json!({ "content": "hi" })), bad).await;
+        assert_error(&(status, body), 400);
+    }
+    // Signed out, the key changes nothing: 401 as always.
+    let (status, body, _) = server.anonymous().keyed("POST", "/post", Some(json!({ "content": "hi" })), "k").await;
+    assert_error(&(status, body), 401);
+}
+
+#[tokio::test]
+async fn keys_expire_after_a_day_and_are_bounded_per_account() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = server.client("ada").await;
+    let body = json!({ "content": "again after a day" });
+    assert_eq!(api.keyed("POST", "/post", Some(body.clone()), "old").await.0, 200);
+    // A day and a second later, the key is forgotten: the same request is new.
+    sqlx::query("UPDATE idempotency_keys SET created_ms = created_ms - ?")
+        .bind(perch_server::idempotency::KEPT_MS + 1000)
+        .execute(server.db())
+        .await
+        .unwrap();
+    let (status, _, replayed) = api.keyed("POST", "/post", Some(body), "old").await;
+    assert_eq!((status, replayed), (200, false));
+    assert_eq!(post_count(&api, &ada).await, 2);
+
+    // However many keys an account sends, at most MAX_PER_ACCOUNT are kept.
+    let user_id: i64 =
+        sqlx::query_scalar("SELECT id FROM users WHERE username = 'ada'").fetch_one(server.db()).await.unwrap();
+    let now: i64 =
+        sqlx::query_scalar("SELECT MAX(created_ms) FROM idempotency_keys").fetch_one(server.db()).await.unwrap();
+    for i in 0..perch_server::idempotency::MAX_PER_ACCOUNT {
+        sqlx::query(
+            "INSERT INTO idempotency_keys (user_id, key, fingerprint, status, created_ms) VALUES (?, ?, 'x', 200, ?)",
+        )
+        .bind(user_id)
+        .bind(format!("filler-{i}"))
+        .bind(now - 1000 + i)
+        .execute(server.db())
+        .await
+        .unwrap();
+    }
+    assert_eq!(api.keyed("POST", "/post", Some(json!({ "content": "one more" })), "newest").await.0, 200);
+    let kept: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM idempotency_keys WHERE user_id = ?")
+        .bind(user_id)
+        .fetch_one(server.db())
+        .await
+        .unwrap();
+    assert_eq!(kept, perch_server::idempotency::MAX_PER_ACCOUNT);
+    let newest: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM idempotency_keys WHERE key = 'newest'")
+        .fetch_one(server.db())
+        .await
+        .unwrap();
+    assert_eq!(newest, 1, "the oldest went, not the newest");
+}
+
+#[tokio::test]
+async fn the_same_key_sent_twice_at_once_makes_one_post() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = server.client("ada").await;
+    for round in 0..5 {
+        let key = format!("race-{round}");
+        let body = json!({ "content": format!("raced {round}") });
+        let (one, two) = tokio::join!(
+            api.keyed("POST", "/post", Some(body.clone()), &key),
+            api.keyed("POST", "/post", Some(body.clone()), &key)
+        );
+        // One makes the post; the other gets its answer, or 409 while it is made.
+        let statuses = [one.0, two.0];
+        assert!(statuses.contains(&200), "{statuses:?}");
+        assert!(statuses.iter().all(|s| *s == 200 || *s == 409), "{statuses:?}");
+    }
+    assert_eq!(post_count(&api, &ada).await, 5);
+}
