@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part bench-render bench-server bench-timeline bench-abuse lighthouse mutants
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-abuse lighthouse mutants
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -67,6 +67,11 @@ size: setup
 # and with parts of the shell taken out (docs/size.md). Builds HEAD.
 size-by-part: setup
 	./scripts/size-by-part.sh
+
+# Benchmark, not a test: a catalog library (leptos_i18n) against the app's
+# own catalog, on one page of 30 messages (docs/size.md, "Languages").
+size-i18n: setup
+	./scripts/i18n-size.sh
 
 # Benchmark, not a test: long tasks of a cold load of Home, and Home drawn
 # again from the store, with a 4x slower CPU (docs/performance.md).
