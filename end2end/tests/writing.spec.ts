@@ -168,3 +168,66 @@ test('a post sent while the server is stopped keeps its text and succeeds on Ret
     server.kill('SIGTERM');
   }
 });
+
+test('a post whose answer was lost is made once when sent again: the retry carries the same Idempotency-Key', async ({ page }) => {
+  await signInWithToken(page, 'arjun');
+  const tok = token('arjun');
+  const me = await api(page, tok, '/user');
+  const content = `the answer to this one is lost ${Date.now()}`;
+  const keys: string[] = [];
+  let first = true;
+  await page.route('**/api/v1/post', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(route.request().headers()['idempotency-key']);
+    if (first) {
+      first = false;
+      // The server stores the post; the answer never reaches the page.
+      await route.fetch();
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  // The look at the first page before sending again finds nothing here
+  // (it fails), so the retry is sent: the key must make it the same write.
+  await page.route(`**/api/v1/user/${me.uuid}/posts/1`, (route) => route.abort());
+  await page.getByLabel('Post text').fill(content);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  const composer = page.getByRole('region', { name: 'New post' });
+  await composer.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+  await page.unroute(`**/api/v1/user/${me.uuid}/posts/1`);
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1], 'the retry is the same write').toBe(keys[0]);
+  const posts = (await api(page, tok, `/user/${me.uuid}/posts/1`)).posts.filter((p: any) => p.content === content);
+  expect(posts, 'one post, not two').toHaveLength(1);
+  await expect(page.locator('.post-content', { hasText: content })).toHaveCount(1);
+  await page.request.delete(`/api/v1/post/${posts[0].uuid}`, { headers: { Authorization: `Bearer ${tok}` } });
+});
+
+test('against a server that ignores Idempotency-Key, a post whose answer was lost is found, not sent again', async ({ page }) => {
+  await signInWithToken(page, 'leila');
+  const tok = token('leila');
+  const me = await api(page, tok, '/user');
+  const content = `lost answer, keyless server ${Date.now()}`;
+  let sent = 0;
+  await page.route('**/api/v1/post', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    sent += 1;
+    // A server without the extension: the header never reaches it.
+    const headers = { ...route.request().headers() };
+    delete headers['idempotency-key'];
+    await route.fetch({ headers });
+    if (sent === 1) return route.abort('connectionreset');
+    return route.continue({ headers });
+  });
+  await page.getByLabel('Post text').fill(content);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  const composer = page.getByRole('region', { name: 'New post' });
+  await composer.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByLabel('Post text')).toHaveValue('');
+  expect(sent, 'Retry looked first, and found it made').toBe(1);
+  const posts = (await api(page, tok, `/user/${me.uuid}/posts/1`)).posts.filter((p: any) => p.content === content);
+  expect(posts).toHaveLength(1);
+  await page.request.delete(`/api/v1/post/${posts[0].uuid}`, { headers: { Authorization: `Bearer ${tok}` } });
+});

@@ -10,7 +10,7 @@ use perch_model::{ClientConfig, CLIENT_CONFIG_FILE};
 pub async fn load() -> Result<ClientConfig, Text> {
     // Relative to the document's <base>, which trunk sets to the public URL.
     let response =
-        super::http::send("GET", CLIENT_CONFIG_FILE, None, None, None).await.map_err(t::config_unreachable)?;
+        super::http::send("GET", CLIENT_CONFIG_FILE, Default::default()).await.map_err(t::config_unreachable)?;
     if !response.ok() {
         return Err(t::config_status(response.status.to_string()));
     }

@@ -19,21 +19,34 @@ impl Reply {
     }
 }
 
-/// Sends `method url` with a Bearer `token` and a JSON `body` when given,
-/// cut off when `abort` fires. `Err` says why nothing came back (the
-/// network, the abort), in the browser's words.
-pub async fn send(
-    method: &str,
-    url: &str,
-    token: Option<&str>,
-    body: Option<&str>,
-    abort: Option<&web_sys::AbortSignal>,
-) -> Result<Reply, String> {
+/// What a request carries besides its method and address.
+#[derive(Default)]
+pub struct Extra<'a> {
+    /// A Bearer token.
+    pub token: Option<&'a str>,
+    /// A JSON body.
+    pub body: Option<&'a str>,
+    /// An `Idempotency-Key` (docs/api.md): the write is done once however
+    /// often it is sent with this key.
+    pub key: Option<&'a str>,
+    /// Cuts the request off when it fires.
+    pub abort: Option<&'a web_sys::AbortSignal>,
+}
+
+/// Sends `method url` with what `extra` holds. `Err` says why nothing came
+/// back (the network, the abort), in the browser's words.
+pub async fn send(method: &str, url: &str, extra: Extra<'_>) -> Result<Reply, String> {
+    let Extra { token, body, key, abort } = extra;
     let init = web_sys::RequestInit::new();
     init.set_method(method);
     let headers = web_sys::Headers::new().map_err(describe)?;
     if let Some(token) = token {
         headers.set("Authorization", &format!("Bearer {token}")).map_err(describe)?;
+    }
+    // No key (a page without `crypto.randomUUID`, outside a secure
+    // context) sends none, rather than one the server refuses.
+    if let Some(key) = key.filter(|k| !k.is_empty()) {
+        headers.set("Idempotency-Key", key).map_err(describe)?;
     }
     if let Some(body) = body {
         headers.set("Content-Type", "application/json").map_err(describe)?;

@@ -198,25 +198,41 @@ impl Api {
     /// only in what the body is read as, so the request, the refresh and
     /// the retry are compiled once ([`Api::exchange`]).
     async fn call<T: DeserializeOwned>(&self, method: &str, path: &str, body: Option<String>) -> Result<T, ApiError> {
+        self.call_keyed(method, path, body, None).await
+    }
+
+    /// [`Api::call`] with an `Idempotency-Key`.
+    async fn call_keyed<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<String>,
+        key: Option<&str>,
+    ) -> Result<T, ApiError> {
         // Boxed as a trait object: one copy of its state machine, not one
         // inlined into each body type's future.
         let exchange: std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, ApiError>> + '_>> =
-            Box::pin(self.exchange(method, path, body));
+            Box::pin(self.exchange(method, path, body, key));
         parse(&exchange.await?)
     }
 
     /// Sends a request with the session's token, refreshing it once on a
     /// 401, and answers the body of a success (learning missing scopes from
     /// a 403).
-    async fn exchange(&self, method: &str, path: &str, body: Option<String>) -> Result<String, ApiError> {
+    async fn exchange(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<String>,
+        key: Option<&str>,
+    ) -> Result<String, ApiError> {
         let url = format!("{}{path}", self.base);
         let abort = abort_on_cleanup();
         let mut retried = false;
         loop {
             let token = self.token().await;
-            let res = http::send(method, &url, token.as_deref(), body.as_deref(), abort.as_ref())
-                .await
-                .map_err(ApiError::Network)?;
+            let extra = http::Extra { token: token.as_deref(), body: body.as_deref(), key, abort: abort.as_ref() };
+            let res = http::send(method, &url, extra).await.map_err(ApiError::Network)?;
             if res.status == 401 && !retried {
                 if let Some(signed) = self.session.signed_untracked().filter(|s| s.refresh_token.is_some()) {
                     retried = true;
@@ -244,17 +260,20 @@ impl Api {
         self.call("GET", &format!("/post/{}/replies/{page}", enc(uuid)), None).await
     }
 
-    pub async fn send_post(&self, post: &NewPost) -> Result<Post, ApiError> {
-        self.call("POST", "/post", Some(serde_json::to_string(post).unwrap_or_default())).await
+    // The three writes carry the action's Idempotency-Key: sent again after
+    // a lost answer, they are done once (docs/api.md).
+
+    pub async fn send_post(&self, post: &NewPost, key: &str) -> Result<Post, ApiError> {
+        self.call_keyed("POST", "/post", Some(serde_json::to_string(post).unwrap_or_default()), Some(key)).await
     }
 
-    pub async fn update_post(&self, uuid: &str, update: &PostUpdate) -> Result<Post, ApiError> {
-        self.call("PATCH", &format!("/post/{}", enc(uuid)), Some(serde_json::to_string(update).unwrap_or_default()))
-            .await
+    pub async fn update_post(&self, uuid: &str, update: &PostUpdate, key: &str) -> Result<Post, ApiError> {
+        let body = Some(serde_json::to_string(update).unwrap_or_default());
+        self.call_keyed("PATCH", &format!("/post/{}", enc(uuid)), body, Some(key)).await
     }
 
-    pub async fn delete_post(&self, uuid: &str) -> Result<Post, ApiError> {
-        self.call("DELETE", &format!("/post/{}", enc(uuid)), None).await
+    pub async fn delete_post(&self, uuid: &str, key: &str) -> Result<Post, ApiError> {
+        self.call_keyed("DELETE", &format!("/post/{}", enc(uuid)), None, Some(key)).await
     }
 
     pub async fn like(&self, uuid: &str) -> Result<LikeResult, ApiError> {
@@ -295,9 +314,10 @@ impl Api {
 
     /// Checks a pasted token by asking who owns it.
     pub async fn user_of_token(&self, token: &str) -> Result<User, ApiError> {
-        let res = http::send("GET", &format!("{}/user", self.base), Some(token), None, None)
-            .await
-            .map_err(ApiError::Network)?;
+        let res =
+            http::send("GET", &format!("{}/user", self.base), http::Extra { token: Some(token), ..Default::default() })
+                .await
+                .map_err(ApiError::Network)?;
         parse(&read(res, &self.session)?)
     }
 
@@ -306,9 +326,13 @@ impl Api {
     }
 
     async fn post_root_text(&self, path: &str, body: String) -> Result<String, ApiError> {
-        let res = http::send("POST", &format!("{}{path}", self.root), None, Some(&body), None)
-            .await
-            .map_err(ApiError::Network)?;
+        let res = http::send(
+            "POST",
+            &format!("{}{path}", self.root),
+            http::Extra { body: Some(&body), ..Default::default() },
+        )
+        .await
+        .map_err(ApiError::Network)?;
         if res.ok() {
             Ok(res.text)
         } else {

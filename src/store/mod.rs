@@ -95,6 +95,9 @@ struct Inner {
     listeners: Mutex<Vec<Listener>>,
     /// Users asked for by uuid alone (`resolve_users`), so each is asked once.
     asked_users: Mutex<HashSet<String>>,
+    /// The Idempotency-Key of each write whose answer never came, by what
+    /// it was for: the request, the key, when it was first tried (`writing.rs`).
+    keys: Mutex<HashMap<String, (String, String, i64)>>,
 }
 
 #[derive(Clone)]

@@ -141,9 +141,25 @@ impl Store {
         let body = NewPost { content, locked: writing.locked.get_untracked(), parent };
         writing.busy.set(true);
         writing.error.set(None);
+        let what = format!("send:{}", self.draft(context.clone()).key_name());
+        let (key, tried_since) = self.key_for(&what, &serde_json::to_string(&body).unwrap_or_default());
         let (store, draft) = (self.clone(), self.draft(context));
         self.run(async move {
-            match store.api.send_post(&body).await {
+            let made = match tried_since {
+                // Boxed: one state machine of its own, not inlined here.
+                Some(since) => {
+                    let look: std::pin::Pin<Box<dyn Future<Output = Option<Post>> + '_>> =
+                        Box::pin(store.already_made(&body, since));
+                    look.await
+                }
+                None => None,
+            };
+            let result = match made {
+                Some(post) => Ok(post),
+                None => store.api.send_post(&body, &key).await,
+            };
+            store.answered(&what, &result);
+            match result {
                 Ok(post) => {
                     store.post_sent(post);
                     let left = draft.sent(&body.content, &writing.text.get_untracked());
@@ -210,9 +226,13 @@ impl Store {
             let update = PostUpdate { content: Some(content), locked: Some(writing.locked.get_untracked()) };
             writing.busy.set(true);
             writing.error.set(None);
+            let what = format!("edit:{uuid}");
+            let (key, _) = self.key_for(&what, &serde_json::to_string(&update).unwrap_or_default());
             let (store, draft, uuid) = (self.clone(), self.draft(context), uuid.to_owned());
             self.run(async move {
-                match store.api.update_post(&uuid, &update).await {
+                let result = store.api.update_post(&uuid, &update, &key).await;
+                store.answered(&what, &result);
+                match result {
                     Ok(post) => {
                         store.post_edited(post);
                         // Typed while saving: the box stays open with it.
@@ -238,9 +258,13 @@ impl Store {
 
     /// Deletes the account's post `uuid`; tells `then` once the server has.
     pub fn delete_post(&self, uuid: &str, then: Then<Result<(), ApiError>>) {
+        let what = format!("delete:{uuid}");
+        let (key, _) = self.key_for(&what, "");
         let (store, uuid) = (self.clone(), uuid.to_owned());
         self.run(async move {
-            match store.api.delete_post(&uuid).await {
+            let result = store.api.delete_post(&uuid, &key).await;
+            store.answered(&what, &result);
+            match result {
                 Ok(_) => {
                     // Told while the card is still there: the deletion
                     // takes it (and its guard) away.
@@ -252,9 +276,54 @@ impl Store {
         });
     }
 
+    /// The Idempotency-Key for the write `what` with `request`: the one its
+    /// last try used when that try got no answer (the network failed: the
+    /// server may have done it), so sending again is done once; else a new
+    /// one. A changed request is another write, with another key.
+    /// Also when a try of the same request got no answer before, and since
+    /// when (browser time, milliseconds).
+    fn key_for(&self, what: &str, request: &str) -> (String, Option<i64>) {
+        let mut keys = lock(&self.inner.keys);
+        if let Some((kept_request, key, since)) = keys.get(what) {
+            if kept_request == request {
+                return (key.clone(), Some(*since));
+            }
+        }
+        let key = new_key();
+        keys.insert(what.to_owned(), (request.to_owned(), key.clone(), js_sys::Date::now() as i64));
+        (key, None)
+    }
+
+    /// The post `body` describes, when the account's first page shows it
+    /// made since `since` (a minute's leeway for the clocks): a server that
+    /// ignores Idempotency-Key may have made it on a try whose answer was
+    /// lost, and sending again would make it twice.
+    async fn already_made(&self, body: &NewPost, since: i64) -> Option<Post> {
+        let me = self.me()?;
+        let page = self.api.user_posts(&me, 1).await.ok()?;
+        page.posts.into_iter().find(|p| {
+            p.content == body.content
+                && p.parent.uuid() == body.parent.as_deref()
+                && p.created_at.is_some_and(|at| at.millis() >= since - 60_000)
+        })
+    }
+
+    /// The write `what` was answered (done or refused): its key is not
+    /// needed again. A failure with no answer keeps it.
+    fn answered<T>(&self, what: &str, result: &Result<T, ApiError>) {
+        if !matches!(result, Err(ApiError::Network(_))) {
+            lock(&self.inner.keys).remove(what);
+        }
+    }
+
     /// Runs a write to its end, whatever page asked for it: the task is
     /// not the page's, and it touches only the store.
     fn run(&self, work: impl Future<Output = ()> + 'static) {
         leptos::task::spawn_local(work);
     }
+}
+
+/// A new Idempotency-Key: a random uuid from the browser.
+fn new_key() -> String {
+    leptos::prelude::window().crypto().map(|c| c.random_uuid()).unwrap_or_default()
 }
