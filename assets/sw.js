@@ -1,13 +1,18 @@
-// Perch's service worker: the app shell without the network.
+// Perch's service worker: the app shell without the network, and new
+// versions without a cold start.
 //
 // - On install it reads index.html, and keeps it with every file it names
-//   (the hashed wasm, JS glue and CSS, the icon): a repeat visit starts even
-//   offline.
-// - Pages (navigations), config.json and the catalogs of words
-//   (locales/): the network first, the kept copy
-//   when offline. Navigations are asked for while the worker starts
-//   (navigation preload). When index.html has changed, the new one is kept
-//   with its files, and files no page names any more are dropped.
+//   (the hashed wasm, JS glue and CSS, the icon, the catalogs of words): a
+//   repeat visit starts even offline.
+// - Pages of the app (navigations to a path without a file extension) are
+//   answered from the kept index.html at once: the running version starts
+//   with no network. Meanwhile the page is asked for (navigation preload);
+//   when its index.html differs, every file it names is kept, the new
+//   index.html replaces the old, files no version names any more are
+//   dropped, and each open tab is told ("perch-update-ready"): the app
+//   offers to reload, and the next start is the new version, its wasm
+//   already here. Other navigations, config.json and the catalogs
+//   (locales/): the network first, the kept copy when offline.
 // - Hashed files never change: the kept copy first.
 // - The API is never touched here: what Perch shows offline comes from its
 //   own memory and drafts, never from a stale answer of someone else's.
@@ -31,11 +36,23 @@ function filesOf(html) {
   return [...found];
 }
 
-/** Keeps `index` unless it is the index.html already kept. */
+/** Keeps `index` unless it is the index.html already kept; `true` when it
+ *  was a new one, now kept with its files. */
 async function keepShellIfChanged(index) {
   const kept = await caches.match('/');
-  if (kept && (await kept.text()) === (await index.clone().text())) return;
+  if (kept && (await kept.text()) === (await index.clone().text())) return false;
   await keepShell(index);
+  return true;
+}
+
+/** Tells every open tab of the app that a new version is kept and ready. */
+async function tellUpdateReady() {
+  for (const client of await self.clients.matchAll({ type: 'window' })) client.postMessage({ type: 'perch-update-ready' });
+}
+
+/** A page of the app: a path with no file extension, not the API's. */
+function isAppPage(url) {
+  return !/\.[a-z0-9]+$/i.test(url.pathname);
 }
 
 /** Requests that go to the network, never through this worker (where the browser supports it). */
@@ -94,14 +111,25 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(req.url);
   if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/oauth/')) return;
   if (req.mode === 'navigate') {
+    const isHtml = (res) => res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html');
+    const fresh = (async () => {
+      try { return (await event.preloadResponse) ?? (await fetch(req)); } catch (offline) { return null; }
+    })();
     event.respondWith((async () => {
-      try {
-        const res = (await event.preloadResponse) ?? (await fetch(req));
-        if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html')) event.waitUntil(keepShellIfChanged(res.clone()));
-        return res;
-      } catch (offline) {
-        return (await caches.match('/')) ?? Response.error();
+      const kept = isAppPage(url) ? await caches.match('/') : undefined;
+      if (kept) {
+        // The running version at once; the page's newer version, if any,
+        // kept in the background and announced once all of it is here.
+        event.waitUntil((async () => {
+          const res = await fresh;
+          if (res && isHtml(res) && (await keepShellIfChanged(res))) await tellUpdateReady();
+        })());
+        return kept;
       }
+      const res = await fresh;
+      if (!res) return (await caches.match('/')) ?? Response.error();
+      if (isHtml(res)) event.waitUntil(keepShellIfChanged(res.clone()));
+      return res;
     })());
   } else if (HASHED.test(url.pathname)) {
     event.respondWith((async () => (await caches.match(url.pathname)) ?? fetch(req))());

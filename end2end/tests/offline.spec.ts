@@ -2,7 +2,9 @@
 // service worker keeping the app files, and the app starting offline with
 // a notice, under the app's Content-Security-Policy.
 import { test, expect } from './fixtures';
-import { signInWithToken } from './helpers';
+import { signInWithToken, SERVER_BIN } from './helpers';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 test.use({ serviceWorkers: 'allow' });
 
@@ -89,4 +91,73 @@ test('with the worker installed, API calls do not wait for it and pages are aske
   expect(wasm.length).toBe(1);
   expect(wasm[0].matched, 'the wasm comes through the worker').not.toBe('network');
   expect(wasm[0].workerStart).toBeGreaterThan(0);
+});
+
+test('a new release is kept in the background and offered; the reload starts it with no network, its files already here', async ({ page }) => {
+  test.setTimeout(90_000);
+  // A server of this test's own, serving a copy of the build that the test
+  // replaces with a second release while the page is open.
+  const port = 8700 + Math.floor(Math.random() * 500);
+  const site = `.tmp/site-${port}`;
+  const db = `.tmp/db/release-${port}.db`;
+  rmSync(site, { recursive: true, force: true });
+  cpSync('../dist', site, { recursive: true });
+  // Without precompressed twins, a changed file is served as it is.
+  for (const f of readdirSync(site, { recursive: true }) as string[]) if (/\.(br|gz)$/.test(f)) rmSync(`${site}/${f}`);
+  const start = () => spawn(SERVER_BIN, ['--db', db, 'serve', '--demo', '--addr', `127.0.0.1:${port}`, '--static', site], { stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  const up = () => expect.poll(async () => (await page.request.get(`${base}/api/v1/ping`).catch(() => null))?.ok() ?? false, { timeout: 20_000 }).toBe(true);
+  const stop = async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  };
+  let server = start();
+  try {
+    await up();
+    const tok = execFileSync(SERVER_BIN, ['--db', db, 'token', 'mira'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    await page.goto(`${base}/signin`);
+    await page.getByLabel('Access token', { exact: true }).fill(tok);
+    await page.getByRole('button', { name: 'Sign in with token' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBeTruthy();
+
+    // Release 2: the same files under new hashed names, and an index.html that says so.
+    let index = readFileSync(`${site}/index.html`, 'utf8');
+    const hashed = [...new Set(index.match(/perch-[0-9a-f]{16}(_bg)?\.(js|wasm)/g))];
+    expect(hashed.length).toBeGreaterThanOrEqual(2);
+    expect(index).toContain('<meta charset=utf-8>');
+    for (const old of hashed) {
+      const renamed = old.replace(/[0-9a-f]{16}/, 'b2b2b2b2b2b2b2b2');
+      copyFileSync(`${site}/${old}`, `${site}/${renamed}`);
+      index = index.split(old).join(renamed);
+    }
+    writeFileSync(`${site}/index.html`, index.replace('<meta charset=utf-8>', '<meta charset=utf-8><meta name="perch-release" content="2">'));
+    // Deployed: the server starts again with it (its script policy names
+    // the new index.html's inline scripts).
+    await stop();
+    server = start();
+    await up();
+
+    // The next start is the running version, at once; the new one is kept
+    // behind it, and offered once all of it is here.
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    await expect(page.locator('meta[name="perch-release"]')).toHaveCount(0);
+    const notice = page.locator('.update-notice');
+    await expect(notice).toContainText('A new version of Perch is ready.', { timeout: 20_000 });
+    const kept = await page.evaluate(async () => (await (await caches.open('perch-shell-v1')).keys()).map((r) => new URL(r.url).pathname));
+    expect(kept.filter((p) => p.includes('b2b2b2b2b2b2b2b2'))).toHaveLength(hashed.length);
+    expect(kept.filter((p) => hashed.some((old) => p.endsWith(old))), 'the old version\'s files are gone').toEqual([]);
+
+    // With the server gone, Reload still starts release 2: its files came before.
+    await stop();
+    await notice.getByRole('button', { name: 'Reload' }).click();
+    await expect(page.locator('meta[name="perch-release"]')).toHaveCount(1);
+    await expect(page.locator('header.site-header .brand')).toBeVisible();
+    await expect(page.locator('#boot')).toHaveCount(0);
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(site, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,7 @@
 //! Working without the network: registers the service worker (`sw.js`,
-//! which keeps the app shell so a repeat visit starts offline), and shows
-//! a notice while the browser is offline. What Perch already has stays on
+//! which keeps the app shell so a repeat visit starts offline, and a new
+//! release in the background), shows a notice while the browser is
+//! offline, and offers to reload once a new version is ready. What Perch already has stays on
 //! screen; what the person writes stays in its draft until they are back.
 
 use crate::i18n::t;
@@ -50,5 +51,42 @@ pub fn OfflineNotice() -> impl IntoView {
         <p class="offline-notice" role="status">
             {move || (!online.get()).then(|| t::offline_notice().get())}
         </p>
+    }
+}
+
+/// "A new version of Perch is ready", with Reload: shown once the service
+/// worker has kept a new release whole (it says "perch-update-ready"), so
+/// the reload starts it at once, its wasm already here. Drafts are kept
+/// across the reload, as always.
+#[component]
+pub fn UpdateNotice() -> impl IntoView {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let ready = RwSignal::new(false);
+    let navigator = window().navigator();
+    if js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false) {
+        let container = navigator.service_worker();
+        // A message is another context's word: only this exact one counts.
+        let told = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let kind = js_sys::Reflect::get(&ev.data(), &"type".into()).ok().and_then(|t| t.as_string());
+            if kind.as_deref() == Some("perch-update-ready") {
+                let _ = ready.try_set(true);
+            }
+        });
+        let _ = container.add_event_listener_with_callback("message", told.as_ref().unchecked_ref());
+        let (container, told) = (send_wrapper::SendWrapper::new(container), send_wrapper::SendWrapper::new(told));
+        on_cleanup(move || {
+            let _ = container.remove_event_listener_with_callback("message", told.as_ref().unchecked_ref());
+        });
+    }
+    move || {
+        ready.get().then(|| {
+            view! {
+                <div class="update-notice" role="status">
+                    <span>{t::update_ready()}</span>
+                    " "
+                    <button type="button" on:click=|_| { let _ = window().location().reload(); }>{t::reload()}</button>
+                </div>
+            }
+        })
     }
 }

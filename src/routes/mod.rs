@@ -48,6 +48,7 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
         <Router>
             <SiteHeader/>
             <crate::browser::offline::OfflineNotice/>
+            <crate::browser::offline::UpdateNotice/>
             <crate::browser::shortcuts::ShortcutsHelp/>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
