@@ -1,6 +1,8 @@
 //! The language menu: every language Perch speaks, each by its own name.
 //! Choosing one switches at once, with no reload (drafts, scroll and page
 //! stay), and is kept for the next visit and followed by the other tabs.
+//! Its options are made once with the DOM (names of languages are the same
+//! in every language), which costs a fraction of a view of three options.
 
 use crate::i18n::{self, language, t, Language};
 use leptos::prelude::*;
@@ -8,18 +10,34 @@ use leptos::prelude::*;
 #[component]
 pub fn LanguageMenu() -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
+    let select = NodeRef::<leptos::html::Select>::new();
     let choose = move |ev: leptos::ev::Event| {
         if let Some(language) = Language::from_code(&event_target_value(&ev)) {
             problem.set(None);
             language::switch(language, true, Some(problem));
         }
     };
+    // The options, then the language in use (followed when another tab or
+    // this menu switches).
+    Effect::new(move |filled: Option<bool>| {
+        let Some(select) = select.get() else { return false };
+        if filled != Some(true) {
+            for l in Language::OFFERED {
+                if let Ok(option) = document().create_element("option") {
+                    let _ = option.set_attribute("value", l.code());
+                    let _ = option.set_attribute("lang", l.code());
+                    option.set_text_content(Some(l.own_name()));
+                    let _ = select.append_child(&option);
+                }
+            }
+        }
+        select.set_value(i18n::current().code());
+        true
+    });
     view! {
         <label class="language-menu">
             <span>{t::language()}</span>
-            <select on:change=choose prop:value=move || i18n::current().code()>
-                {Language::OFFERED.map(|l| view! { <option value=l.code() lang=l.code()>{l.own_name()}</option> })}
-            </select>
+            <select on:change=choose node_ref=select></select>
         </label>
         {move || problem.get().map(|reason| view! { <p class="error" role="alert">{t::language_failed(reason)}</p> })}
     }

@@ -130,6 +130,6 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
                 <button type="button" class="secondary" on:click=move |_| confirming.set(false)>{t::cancel()}</button>
             </span>
         })}
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_delete(e.explain())}</span> })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_delete(e.explain().get())}</span> })}
     }
 }

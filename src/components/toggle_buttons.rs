@@ -41,7 +41,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
             <span aria-hidden="true">{let p = pressed.clone(); move || if p() { "♥ " } else { "♡ " }}</span>
             {t::like()} " " <span class="count">{move || crate::i18n::number(count() as f64)}</span>
         </button>
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_like(e)}</span> })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_like(e.get())}</span> })}
         <RefusalNote shown=note/>
     }
     .into_any()
@@ -71,7 +71,7 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
             aria-disabled=move || refused().map(|_| "true") on:click=click>
             {let p = pressed.clone(); move || if p() { t::following().get() } else { t::follow().get() }}
         </button>
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_follow(e)}</span> })}
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_follow(e.get())}</span> })}
         <RefusalNote shown=note/>
     }
     .into_any()

@@ -121,12 +121,6 @@ impl From<Msg> for Text {
     }
 }
 
-impl From<Msg> for Arg {
-    fn from(msg: Msg) -> Self {
-        Arg::Message(msg.into())
-    }
-}
-
 /// A message with its values, to be written in the language in use.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Text {
@@ -139,34 +133,26 @@ pub struct Text {
 const PLAIN: u16 = u16::MAX;
 
 /// A placeholder's value: text as it is (a name, a number already
-/// written), or another message, written in the language in use too.
+/// written). A message inside a message is written first (`.get()`, in the
+/// reactive closure that shows both, so both follow the language).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Arg {
-    Plain(String),
-    Message(Text),
-}
+pub struct Arg(String);
 
 impl From<&str> for Arg {
     fn from(text: &str) -> Self {
-        Arg::Plain(text.to_owned())
+        Arg(text.to_owned())
     }
 }
 
 impl From<String> for Arg {
     fn from(text: String) -> Self {
-        Arg::Plain(text)
+        Arg(text)
     }
 }
 
 impl From<&String> for Arg {
     fn from(text: &String) -> Self {
-        Arg::Plain(text.clone())
-    }
-}
-
-impl From<Text> for Arg {
-    fn from(text: Text) -> Self {
-        Arg::Message(text)
+        Arg(text.clone())
     }
 }
 
@@ -198,7 +184,7 @@ impl Text {
 
     /// The message in `catalog`.
     pub fn write(&self, catalog: &Catalog) -> String {
-        if let (PLAIN, [(_, Arg::Plain(text))]) = (self.index, self.args.as_slice()) {
+        if let (PLAIN, [(_, Arg(text))]) = (self.index, self.args.as_slice()) {
             return text.clone();
         }
         let text = match (catalog.entries.get(self.index as usize), self.count) {
@@ -213,13 +199,12 @@ impl Text {
         let args: Vec<(&str, String)> = self
             .args
             .iter()
-            .map(|(name, arg)| match arg {
+            .map(|(name, Arg(text))| match catalog.language.dir() {
                 // In a right-to-left sentence a value is set apart (first
                 // strong isolate), so "@mira" or a Latin name keeps its own
                 // order instead of being read as "mira@".
-                Arg::Plain(text) if catalog.language.dir() == "rtl" => (*name, format!("\u{2068}{text}\u{2069}")),
-                Arg::Plain(text) => (*name, text.clone()),
-                Arg::Message(message) => (*name, message.write(catalog)),
+                "rtl" => (*name, format!("\u{2068}{text}\u{2069}")),
+                _ => (*name, text.clone()),
             })
             .collect();
         let mut args = args;
@@ -301,8 +286,6 @@ mod tests {
             ],
         };
         assert_eq!(Text::new(0, None, vec![("handle", "@ada".into())]).write(&catalog), "Abmelden von @ada");
-        let inner = Text::new(1, Some(3.0), vec![]);
-        assert_eq!(Text::new(0, None, vec![("handle", inner.into())]).write(&catalog), "Abmelden von 3 Antworten");
         assert_eq!(Text::new(1, Some(1.0), vec![]).write(&catalog), "1 Antwort");
         assert_eq!(Text::new(1, Some(2.0), vec![]).write(&catalog), "2 Antworten");
         assert_eq!(Text::new(9, None, vec![]).write(&catalog), "", "an index past the end writes nothing");

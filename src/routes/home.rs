@@ -168,7 +168,7 @@ fn SourceProblems(home: HomeTimeline) -> impl IntoView {
                     let home = home.clone();
                     view! {
                         <li>
-                            <span>{t::source_failed(name.clone(), reason)}</span>
+                            <span>{t::source_failed(name.clone(), reason.get())}</span>
                             " "
                             <button type="button" on:click=move |_| home.retry(&uuid)>
                                 {t::retry()} " " <span class="visually-hidden">{t::retry_loading_posts_of(name)}</span>

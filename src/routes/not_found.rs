@@ -8,7 +8,7 @@ use leptos_router::components::A;
 #[component]
 pub fn NotFound() -> impl IntoView {
     view! {
-        <Title text=t::title_page(t::page_not_found())/>
+        <Title text=move || t::title_page(t::page_not_found().get()).get()/>
         <main id="main" class="page not-found">
             <crate::browser::navigation::PageHeading text=t::page_not_found()/>
             <p>{t::nothing_here()}</p>

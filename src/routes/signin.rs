@@ -25,7 +25,7 @@ pub fn SignIn() -> impl IntoView {
     let adding = use_query_map().with_untracked(|q| q.get("add").is_some()) && session.is_signed_in();
     let text = if adding { t::add_an_account() } else { t::sign_in() };
     view! {
-        <Title text=t::title_page(text)/>
+        <Title text=move || t::title_page(text.get()).get()/>
         <main id="main" class="page signin">
             <PageHeading text=text/>
             {move || if session.is_signed_in() && !adding && !session.ended() {
