@@ -3,10 +3,12 @@
 //! `build.rs` from `locales/en.json`:
 //!
 //! ```ignore
-//! view! { <button>{t::sign_in()}</button> <p>{t::replies(3)}</p> }
+//! view! { <button>{t::sign_in()}</button> <p>{t::replies_count(3)}</p> }
 //! ```
 //!
-//! A `Text` follows the language: in a view it is a signal, so a switch
+//! A message with nothing to fill is a `Msg` (a copyable index); one with
+//! placeholders or a count is a `Text`. Both follow the language: in a
+//! view each is a signal, so a switch
 //! redraws every word at once, with no reload; `.get()` reads it now (and
 //! tracks the language inside a reactive closure). Counts are written and
 //! their plural form chosen by the browser (`Intl.NumberFormat`,
