@@ -31,6 +31,13 @@ async fn a_post_sent_twice_with_one_key_is_made_once_and_answered_the_same() {
     assert_eq!(status, 200);
     assert_ne!(other["uuid"], first["uuid"]);
     assert_eq!(post_count(&api, &ada).await, 3);
+
+    // A long answer is kept whole: 500 characters of three bytes each.
+    let long = json!({ "content": "漢".repeat(500) });
+    let (status, first, _) = api.keyed("POST", "/post", Some(long.clone()), "key-3").await;
+    assert_eq!(status, 200);
+    let (status, again, replayed) = api.keyed("POST", "/post", Some(long), "key-3").await;
+    assert_eq!((status, replayed, &again), (200, true, &first));
 }
 
 #[tokio::test]
@@ -106,9 +113,19 @@ async fn keys_expire_after_a_day_and_are_bounded_per_account() {
     let api = server.client("ada").await;
     let body = json!({ "content": "again after a day" });
     assert_eq!(api.keyed("POST", "/post", Some(body.clone()), "old").await.0, 200);
+    // 23 hours later, it is still the same write.
+    let hours = |h: i64| h * 60 * 60 * 1000;
+    sqlx::query("UPDATE idempotency_keys SET created_ms = created_ms - ?")
+        .bind(hours(23))
+        .execute(server.db())
+        .await
+        .unwrap();
+    let (status, _, replayed) = api.keyed("POST", "/post", Some(body.clone()), "old").await;
+    assert_eq!((status, replayed), (200, true), "kept for 24 hours");
+    assert_eq!(perch_server::idempotency::KEPT_MS, hours(24));
     // A day and a second later, the key is forgotten: the same request is new.
     sqlx::query("UPDATE idempotency_keys SET created_ms = created_ms - ?")
-        .bind(perch_server::idempotency::KEPT_MS + 1000)
+        .bind(hours(1) + 1000)
         .execute(server.db())
         .await
         .unwrap();
@@ -164,4 +181,20 @@ async fn the_same_key_sent_twice_at_once_makes_one_post() {
         assert!(statuses.iter().all(|s| *s == 200 || *s == 409), "{statuses:?}");
     }
     assert_eq!(post_count(&api, &ada).await, 5);
+}
+
+#[tokio::test]
+async fn a_request_that_failed_on_the_server_runs_again_when_sent_again() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = server.client("ada").await;
+    let body = json!({ "content": "the server broke the first time" });
+    // The database refuses posts for a moment: a 500, which is not kept.
+    sqlx::query("ALTER TABLE posts RENAME TO posts_away").execute(server.db()).await.unwrap();
+    let (status, _, _) = api.keyed("POST", "/post", Some(body.clone()), "after-500").await;
+    sqlx::query("ALTER TABLE posts_away RENAME TO posts").execute(server.db()).await.unwrap();
+    assert_eq!(status, 500);
+    let (status, post, replayed) = api.keyed("POST", "/post", Some(body), "after-500").await;
+    assert_eq!((status, replayed), (200, false), "{post}");
+    assert_eq!(post_count(&api, &ada).await, 1);
 }
