@@ -1,7 +1,8 @@
 //! One HTTP exchange through the browser's `fetch`, read to the end: the
 //! status, the `Retry-After` seconds and the body as text. The API client
-//! (`mod.rs`) and `config.json`'s loading are its only callers; what the
-//! body means is theirs to read.
+//! (`mod.rs`), `config.json`'s loading and the catalogs of words
+//! (`i18n/language.rs`) are its callers; what the body means is theirs to
+//! read.
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;

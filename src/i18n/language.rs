@@ -102,7 +102,15 @@ pub async fn start() -> Result<(), String> {
         .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
         .filter(|_| asked.as_deref() == Some(language.code()));
     let mut problem = String::new();
+    let mut fetched = Vec::new();
     for (language, early) in [(language, early), (language, None), (Language::En, None)] {
+        // A fetch that already failed is not made again.
+        if early.is_none() {
+            if fetched.contains(&language) {
+                continue;
+            }
+            fetched.push(language);
+        }
         match catalog(language, early).await {
             Ok(catalog) => {
                 apply(catalog);
@@ -181,32 +189,19 @@ fn apply(catalog: Catalog) {
 }
 
 /// The catalog of `language`: from `early` (the request `index.html`
-/// started) when there is one, else fetched.
+/// started) when there is one, else fetched (`api::http`, as every request).
 async fn catalog(language: Language, early: Option<js_sys::Promise>) -> Result<Catalog, String> {
     let json = match early {
-        Some(promise) => JsFuture::from(promise).await,
-        None => {
-            async {
-                let response: web_sys::Response =
-                    JsFuture::from(leptos::prelude::window().fetch_with_str(language.file())).await?.unchecked_into();
-                if !response.ok() {
-                    return Err(JsValue::from(response.status()));
-                }
-                JsFuture::from(response.json()?).await
-            }
-            .await
-        }
+        Some(promise) => JsFuture::from(promise).await.map_err(|_| "the early request failed".to_owned()),
+        None => match crate::api::http::send("GET", language.file(), Default::default()).await {
+            Ok(reply) if reply.ok() => js_sys::JSON::parse(&reply.text).map_err(|_| "not JSON".to_owned()),
+            Ok(reply) => Err(format!("the server answered {}", reply.status)),
+            Err(why) => Err(why),
+        },
     };
     match json {
         Ok(json) => read(language, &json),
-        Err(e) => {
-            let why = match (e.as_f64(), e.dyn_ref::<js_sys::Error>()) {
-                (Some(status), _) => format!("the server answered {}", status as u16),
-                (_, Some(error)) => error.message().into(),
-                _ => String::new(),
-            };
-            Err(format!("{}: {why}", language.file()))
-        }
+        Err(why) => Err(format!("{}: {why}", language.file())),
     }
 }
 

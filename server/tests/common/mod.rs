@@ -116,16 +116,20 @@ impl Api {
         Api { http, base: base.to_owned(), token }
     }
 
-    pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Answer {
-        let url = format!("{}/api/v1{path}", self.base);
-        let mut req = self.http.request(method.parse().unwrap(), url);
+    /// `method path` with the token, and `body` as JSON when given.
+    fn request(&self, method: &str, path: &str, body: Option<Value>) -> reqwest::RequestBuilder {
+        let mut req = self.http.request(method.parse().unwrap(), format!("{}/api/v1{path}", self.base));
         if let Some(t) = &self.token {
             req = req.bearer_auth(t);
         }
         if let Some(b) = body {
             req = req.json(&b);
         }
-        let res = req.send().await.unwrap();
+        req
+    }
+
+    pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Answer {
+        let res = self.request(method, path, body).send().await.unwrap();
         let status = res.status().as_u16();
         let text = res.text().await.unwrap();
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
@@ -144,15 +148,7 @@ impl Api {
     /// A write with an `Idempotency-Key`: the status, the JSON body and
     /// whether the answer was given again (`Idempotent-Replayed`).
     pub async fn keyed(&self, method: &str, path: &str, body: Option<Value>, key: &str) -> (u16, Value, bool) {
-        let url = format!("{}/api/v1{path}", self.base);
-        let mut req = self.http.request(method.parse().unwrap(), url).header("idempotency-key", key);
-        if let Some(t) = &self.token {
-            req = req.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let res = req.send().await.unwrap();
+        let res = self.request(method, path, body).header("idempotency-key", key).send().await.unwrap();
         let status = res.status().as_u16();
         let replayed = res.headers().get("idempotent-replayed").is_some_and(|v| v == "true");
         let text = res.text().await.unwrap();
