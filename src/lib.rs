@@ -28,24 +28,26 @@ pub mod timeline;
 
 use leptos::prelude::*;
 
-/// The whole app: the configuration and the interface's words first (both
-/// already asked for by `index.html`), then the pages. Until both are
-/// there, `index.html`'s own frame stays on screen.
+/// The whole app: the configuration, the interface's words and the local
+/// copy first (all three already asked for by `index.html`), then the
+/// pages. Until they are there, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
-    let start = LocalResource::new(|| futures::future::join(i18n::language::start(), api::config::load()));
+    let start = LocalResource::new(|| {
+        futures::future::join3(i18n::language::start(), api::config::load(), store::copy::read())
+    });
     i18n::language::follow_other_tabs();
     move || match start.get() {
         None => ().into_any(),
-        Some((Ok(()), Ok(config))) => {
+        Some((Ok(()), Ok(config), kept)) => {
             browser::boot::remove_frame();
-            view! { <routes::Shell config/> }.into_any()
+            view! { <routes::Shell config kept/> }.into_any()
         }
-        Some((Ok(()), Err(problem))) => {
+        Some((Ok(()), Err(problem), _)) => {
             browser::boot::remove_frame();
             view! { <api::config::ConfigProblem problem/> }.into_any()
         }
-        Some((Err(problem), _)) => {
+        Some((Err(problem), _, _)) => {
             browser::boot::remove_frame();
             view! { <i18n::language::NoWords problem/> }.into_any()
         }

@@ -24,7 +24,7 @@ fn h1_text() -> String {
 }
 
 fn config() -> ClientConfig {
-    ClientConfig { api_base: "/api/v1".into(), application_id: "perch-web".into() }
+    ClientConfig { api_base: "/api/v1".into(), application_id: "perch-web".into(), local_copy_posts: None }
 }
 
 /// What a page shows right after the shell routes to it: the class of its

@@ -14,6 +14,11 @@ pub struct ClientConfig {
     pub api_base: String,
     /// The OAuth application id registered for this copy of the app.
     pub application_id: String,
+    /// How many posts the app keeps per account in the browser's local
+    /// copy, to open instantly and read offline; the app's own bound when
+    /// absent, none kept at 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_copy_posts: Option<u32>,
 }
 
 impl ClientConfig {
@@ -44,7 +49,11 @@ mod tests {
 
     #[test]
     fn checks_what_people_get_wrong() {
-        let good = ClientConfig { api_base: "http://127.0.0.1:8080/api/v1/".into(), application_id: "app".into() };
+        let good = ClientConfig {
+            api_base: "http://127.0.0.1:8080/api/v1/".into(),
+            application_id: "app".into(),
+            local_copy_posts: None,
+        };
         assert_eq!(good.check(), Ok(()));
         assert_eq!(good.base(), "http://127.0.0.1:8080/api/v1");
         let relative = ClientConfig { api_base: "/api/v1".into(), ..good.clone() };

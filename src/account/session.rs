@@ -219,6 +219,7 @@ impl Session {
         save(next.as_ref());
         if let Some(signed) = &signed {
             web_storage::forget_account(&signed.user.uuid, keep_drafts);
+            crate::store::copy::forget(&signed.user.uuid);
         }
         reload();
         signed
@@ -231,6 +232,7 @@ impl Session {
         save(None);
         for signed in &all {
             web_storage::forget_account(&signed.user.uuid, keep_drafts);
+            crate::store::copy::forget(&signed.user.uuid);
         }
         reload();
     }
@@ -298,6 +300,12 @@ fn reload() {
     if let Some(window) = web_sys::window() {
         let _ = window.location().reload();
     }
+}
+
+/// The uuid of the account current in this browser as kept, which another
+/// tab may have changed since this one started.
+pub fn current_in_storage() -> Option<String> {
+    web_storage::get_json::<Signed>(&Key::Session).map(|s| s.user.uuid)
 }
 
 fn save(signed: Option<&Signed>) {

@@ -93,6 +93,18 @@ pub struct Api {
     root: String,
     session: Session,
     refreshing: std::sync::Arc<futures::lock::Mutex<()>>,
+    /// Whether the server answered this visit, and whether its last
+    /// request failed on the network (the offline notice reads both).
+    reach: ArcRwSignal<Reach>,
+}
+
+/// What the server's answers have shown so far this visit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reach {
+    /// Some request was answered.
+    pub answered: bool,
+    /// The last request that ended got no answer.
+    pub unreachable: bool,
 }
 
 /// An abort signal that fires when the current reactive owner is cleaned up
@@ -111,7 +123,19 @@ impl Api {
     pub fn new(config: &ClientConfig, session: Session) -> Self {
         let base = config.base().to_owned();
         let root = server_root(&base);
-        Api { base, root, session, refreshing: Default::default() }
+        Api { base, root, session, refreshing: Default::default(), reach: ArcRwSignal::new(Reach::default()) }
+    }
+
+    /// What the server's answers have shown so far this visit.
+    pub fn reach(&self) -> Reach {
+        self.reach.get()
+    }
+
+    fn learn_reach(&self, answered: bool) {
+        let next = Reach { answered: answered || self.reach.with_untracked(|r| r.answered), unreachable: !answered };
+        if self.reach.with_untracked(|r| *r != next) {
+            self.reach.set(next);
+        }
     }
 
     pub fn root(&self) -> &str {
@@ -232,7 +256,12 @@ impl Api {
         loop {
             let token = self.token().await;
             let extra = http::Extra { token: token.as_deref(), body: body.as_deref(), key, abort: abort.as_ref() };
-            let res = http::send(method, &url, extra).await.map_err(ApiError::Network)?;
+            let sent = http::send(method, &url, extra).await;
+            // A request the page cut off says nothing about the server.
+            if !abort.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
+                self.learn_reach(sent.is_ok());
+            }
+            let res = sent.map_err(ApiError::Network)?;
             if res.status == 401 && !retried {
                 if let Some(signed) = self.session.signed_untracked().filter(|s| s.refresh_token.is_some()) {
                     retried = true;

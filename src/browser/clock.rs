@@ -48,7 +48,8 @@ const READ_AGAIN_AFTER_MS: f64 = 10_000.0;
 
 /// Runs `read` when the tab becomes visible again and the page was opened,
 /// or last read this way, more than `READ_AGAIN_AFTER_MS` ago: a quick
-/// switch to another tab and back costs no request. For the page's own
+/// switch to another tab and back costs no request. Also when the browser
+/// is back online: what shows may be from before. For the page's own
 /// lifetime.
 pub fn read_again_when_back(read: Callback<()>) {
     let last_read = StoredValue::new(js_sys::Date::now());
@@ -59,7 +60,11 @@ pub fn read_again_when_back(read: Callback<()>) {
             read.run(());
         }
     });
-    on_cleanup(move || handle.remove());
+    let online = window_event_listener_untyped("online", move |_| read.run(()));
+    on_cleanup(move || {
+        handle.remove();
+        online.remove();
+    });
 }
 
 /// The clock's current reading, tracked; the browser's time when there is

@@ -37,7 +37,10 @@ pub fn register_service_worker() {
     }
 }
 
-/// "You are offline", while the browser says so.
+/// "You are offline" while the browser says so, or "The server cannot be
+/// reached" while its last request got no answer; until the server has
+/// answered once, what shows is the local copy, and the notice says when
+/// it was saved.
 #[component]
 pub fn OfflineNotice() -> impl IntoView {
     let online = RwSignal::new(window().navigator().on_line());
@@ -47,11 +50,32 @@ pub fn OfflineNotice() -> impl IntoView {
         on.remove();
         off.remove();
     });
-    view! {
-        <p class="offline-notice" role="status">
-            {move || (!online.get()).then(|| t::offline_notice().get())}
-        </p>
-    }
+    let api = crate::api::use_api();
+    let saved = crate::store::use_store().copy_saved();
+    let notice = move || {
+        let reach = api.reach();
+        let offline = !online.get();
+        if !offline && !reach.unreachable {
+            return None;
+        }
+        let copy_shown = saved.filter(|_| !reach.answered);
+        Some(match copy_shown {
+            Some(at) => {
+                let at = perch_model::Timestamp(at as i64);
+                let now = crate::browser::clock::now();
+                let when = crate::text::ago(at, now)
+                    .map(crate::browser::clock::spoken_ago)
+                    .unwrap_or_else(|| crate::browser::clock::full(at));
+                match offline {
+                    true => t::offline_copy(when).get(),
+                    false => t::unreachable_copy(when).get(),
+                }
+            }
+            None if offline => t::offline_notice().get(),
+            None => t::unreachable().get(),
+        })
+    };
+    view! { <p class="offline-notice" role="status">{notice}</p> }
 }
 
 /// "A new version of Perch is ready", with Reload: shown once the service

@@ -25,9 +25,11 @@ use perch_model::ClientConfig;
 pub use app_path::{here, AppPath};
 pub use not_found::NotFound;
 
-/// The header and the routed pages, with `config` in context.
+/// The header and the routed pages, with `config` in context; the store
+/// and the home timeline start from the local copy `kept` when it is the
+/// signed-in account's.
 #[component]
-pub fn Shell(config: ClientConfig) -> impl IntoView {
+pub fn Shell(config: ClientConfig, #[prop(default = None)] kept: Option<(String, String)>) -> impl IntoView {
     crate::browser::web_storage::forget_unowned_drafts();
     let session = crate::account::session::Session::restore();
     session.follow_other_tabs();
@@ -36,7 +38,10 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
     provide_context(session);
     let store = crate::store::Store::new(session, api.clone());
     crate::browser::navigation::install();
-    provide_context(crate::timeline::HomeTimeline::new(store.clone(), session));
+    let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
+    start_from_copy(&store, &timeline, kept, &config);
+    crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
+    provide_context(timeline);
     provide_context(store);
     provide_context(config);
     crate::browser::clock::provide();
@@ -61,6 +66,33 @@ pub fn Shell(config: ClientConfig) -> impl IntoView {
             </Routes>
         </Router>
     }
+}
+
+/// Seeds the store and the home timeline from the signed-in account's
+/// local copy, and keeps the copy written for the visit.
+fn start_from_copy(
+    store: &crate::store::Store,
+    timeline: &crate::timeline::HomeTimeline,
+    kept: Option<(String, String)>,
+    config: &ClientConfig,
+) {
+    use crate::store::copy;
+    let max = config.local_copy_posts.map_or(copy::POSTS_KEPT, |n| n as usize);
+    let me = store.me();
+    if max == 0 {
+        me.iter().for_each(|me| copy::forget(me));
+        return;
+    }
+    if let Some(copy) = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text))) {
+        store.seed(&copy);
+        if let Some(home) = copy.home {
+            timeline.seed(&copy.account, home);
+        }
+    }
+    let state = timeline.state.clone();
+    copy::keep_saving(store.clone(), max, move |me| {
+        state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None })
+    });
 }
 
 /// The user a `/user/:id` address names, from the store or the server:

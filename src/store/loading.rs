@@ -51,6 +51,7 @@ impl Store {
     /// Opens a list: one read before shows from memory at once and is read
     /// again; else its first page is read.
     pub async fn open(&self, key: ListKey) {
+        self.opened(&key);
         if self.list_mut(&key).with_untracked(|l| l.pages_loaded > 0) {
             self.read_again(key).await;
         } else {

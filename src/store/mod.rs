@@ -17,6 +17,7 @@
 //! timeline). "Owner" alone is left to Leptos' reactive owner. A list's
 //! `fresh` items are those reading again found, waiting behind "Show N new".
 
+pub mod copy;
 mod loading;
 mod relations;
 pub mod toggle;
@@ -32,7 +33,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 /// Which paged list of uuids: the store keeps one of each.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ListKey {
     /// The replies to a post, oldest first.
     Replies(String),
@@ -98,6 +99,14 @@ struct Inner {
     /// The Idempotency-Key of each write whose answer never came, by what
     /// it was for: the request, the key, when it was first tried (`writing.rs`).
     keys: Mutex<HashMap<String, (String, String, i64)>>,
+    /// Lists of threads and profiles, most recently opened first (`copy.rs`).
+    opened: Mutex<Vec<ListKey>>,
+    /// Bumped by every change to posts, users and lists; `saved_edits` is
+    /// its value when the local copy was last written (`copy.rs`).
+    edits: std::sync::atomic::AtomicU64,
+    saved_edits: std::sync::atomic::AtomicU64,
+    /// When the local copy the store was seeded from was written.
+    copy_saved: Mutex<Option<f64>>,
 }
 
 #[derive(Clone)]
@@ -167,8 +176,9 @@ impl Store {
         self.put_post(post);
     }
 
-    /// The account deleted a post: it leaves every list and the timeline, its
-    /// parent counts one reply less, and it shows as deleted wherever it was.
+    /// The account deleted a post, or reading again found it gone: it
+    /// leaves every list and the timeline, its parent counts one reply
+    /// less, and it shows as deleted wherever it was.
     pub fn post_deleted(&self, uuid: &str) {
         let parent = self.post_untracked(uuid).and_then(|p| p.parent.uuid().map(str::to_owned));
         if let Some(parent) = parent.and_then(|p| self.post_mut(&p)) {
@@ -198,11 +208,13 @@ impl Store {
             Some(signal) => {
                 if signal.with_untracked(|old| old != &post) {
                     signal.set(post);
+                    self.edited();
                 }
             }
             None => {
                 lock(&self.inner.posts).insert(uuid.clone(), ArcRwSignal::new(post));
                 self.arrivals.update(|n| *n += 1);
+                self.edited();
             }
         }
         uuid
@@ -220,11 +232,13 @@ impl Store {
                 let merged = signal.with_untracked(|old| merge_user(old, user));
                 if signal.with_untracked(|old| old != &merged) {
                     signal.set(merged);
+                    self.edited();
                 }
             }
             None => {
                 lock(&self.inner.users).insert(uuid.clone(), ArcRwSignal::new(user));
                 self.arrivals.update(|n| *n += 1);
+                self.edited();
             }
         }
         uuid
@@ -315,8 +329,14 @@ impl Store {
         }
     }
 
+    /// Something the local copy holds changed.
+    fn edited(&self) {
+        self.inner.edits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// A post is gone (deleted here, or found missing).
     fn mark_deleted(&self, uuid: &str) {
+        self.edited();
         self.deleted.update(|d| {
             d.insert(uuid.to_owned());
         });
@@ -333,10 +353,16 @@ impl Store {
     /// The list kept under `key` (read-only: it changes through
     /// `loading.rs` and the account's changes), made empty the first time.
     pub fn list(&self, key: &ListKey) -> ArcReadSignal<Paged> {
-        self.list_mut(key).read_only()
+        self.list_entry(key).read_only()
     }
 
+    /// The list under `key`, to change (so the local copy is written again).
     fn list_mut(&self, key: &ListKey) -> ArcRwSignal<Paged> {
+        self.edited();
+        self.list_entry(key)
+    }
+
+    fn list_entry(&self, key: &ListKey) -> ArcRwSignal<Paged> {
         lock(&self.inner.lists).entry(key.clone()).or_insert_with(|| ArcRwSignal::new(Paged::default())).clone()
     }
 }

@@ -223,6 +223,23 @@ impl HomeTimeline {
         });
     }
 
+    /// Starts the timeline of `me` from the local copy's merge, drawn in
+    /// the first render; the first check for new posts (when Home shows)
+    /// reads it all again.
+    pub fn seed(&self, me: &str, merge: Merge) {
+        *lock(&self.generation) += 1;
+        *lock(&self.queue) = Queue::default();
+        self.state.set(HomeState {
+            me: me.to_owned(),
+            phase: Phase::Sources,
+            on_screen: OnScreen::new(reading::saved(me)),
+            merge: Some(merge),
+            last_check: 0.0,
+            ..HomeState::default()
+        });
+        self.after_arrival();
+    }
+
     fn enqueue_pages(&self, wanted: Wanted) {
         self.enqueue(wanted.into_iter().map(|(source, page)| Job::Page(source, page)));
     }
@@ -320,6 +337,15 @@ impl HomeTimeline {
             Job::Fresh(source) => {
                 let pages = self.fresh_pages(generation, source).await;
                 self.release_slot();
+                // Posts deleted elsewhere since they were read (on another
+                // device, or while Perch was closed) leave everywhere.
+                let gone = self.state.with_untracked(|s| match (s.merge.as_ref(), pages.first()) {
+                    (Some(m), Some((1, items))) => m.vanished(source, items),
+                    _ => Vec::new(),
+                });
+                for uuid in gone {
+                    self.store.post_deleted(&uuid);
+                }
                 self.state.update(|s| {
                     if let Some(m) = s.merge.as_mut() {
                         for (page, items) in pages {
@@ -391,32 +417,29 @@ impl HomeTimeline {
         self.ensure_started();
     }
 
-    /// Looks for new posts: whom the account follows now (someone may have
-    /// followed or unfollowed elsewhere), then page 1 of every source.
+    /// Looks for new posts: page 1 of every source at once, and in
+    /// parallel whom the account follows now (someone may have followed or
+    /// unfollowed elsewhere, or while Perch was closed): a follow adds a
+    /// source, an unfollow takes one away, as they arrive.
     pub fn check_new(&self) {
         let (me, ready) = self.state.with_untracked(|s| (s.me.clone(), s.started()));
         if !ready {
             return;
         }
         self.state.update(|s| s.last_check = js_sys::Date::now());
-        let generation = self.generation();
-        let this = self.clone();
+        let store = self.store.clone();
+        // Follows made or ended elsewhere arrive as `Change::Followed`.
         spawn_local(async move {
-            // Follows made or ended elsewhere arrive as `Change::Followed`.
-            let _ = this.store.read_following(&me).await;
-            if this.generation() != generation {
-                return;
-            }
-            let sources: Vec<String> = this
-                .state
-                .with_untracked(|s| s.merge.as_ref().map(|m| m.sources().cloned().collect()).unwrap_or_default());
-            this.enqueue(sources.into_iter().map(Job::Fresh));
+            let _ = store.read_following(&me).await;
         });
+        let sources: Vec<String> =
+            self.state.with_untracked(|s| s.merge.as_ref().map(|m| m.sources().cloned().collect()).unwrap_or_default());
+        self.enqueue(sources.into_iter().map(Job::Fresh));
     }
 
     /// Checks for new posts every minute while the calling page is shown
-    /// and the tab visible, and at once when the tab comes back after a
-    /// minute away. Stops when the page goes.
+    /// and the tab visible, at once when the tab comes back after a minute
+    /// away, and when the browser is back online. Stops when the page goes.
     pub fn keep_fresh_while_shown(&self) {
         let overdue = {
             let this = self.clone();
@@ -433,7 +456,13 @@ impl HomeTimeline {
             on_cleanup(move || interval.clear());
         }
         let listener = window_event_listener_untyped("visibilitychange", move |_| overdue());
-        on_cleanup(move || listener.remove());
+        // Back online: what shows may be from before (the local copy).
+        let this = self.clone();
+        let online = window_event_listener_untyped("online", move |_| this.check_new());
+        on_cleanup(move || {
+            listener.remove();
+            online.remove();
+        });
     }
 
     /// Shows the new posts (the person asked to).

@@ -16,14 +16,29 @@
 //! never pulls the cut up over what the person is reading.
 
 use perch_model::Timestamp;
+use serde::{Deserialize, Serialize};
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeMap;
 
-/// One post of a source, as the merge needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One post of a source, as the merge needs it. Kept in the local copy
+/// (`store/copy.rs`) as `[uuid, milliseconds]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "(String, i64)", from = "(String, i64)")]
 pub struct Item {
     pub uuid: String,
     pub at: Timestamp,
+}
+
+impl From<Item> for (String, i64) {
+    fn from(item: Item) -> Self {
+        (item.uuid, item.at.0)
+    }
+}
+
+impl From<(String, i64)> for Item {
+    fn from((uuid, at): (String, i64)) -> Self {
+        Item { uuid, at: Timestamp(at) }
+    }
 }
 
 impl Item {
@@ -38,7 +53,7 @@ impl Item {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct Source {
     /// Loaded posts, newest first, without duplicates.
     items: Vec<Item>,
@@ -48,6 +63,8 @@ struct Source {
     pages: u32,
     exhausted: bool,
     /// Why the last request for this source failed, as a person reads it.
+    /// Not kept in the local copy: a reopen asks again.
+    #[serde(skip)]
     failure: Option<crate::i18n::Text>,
     /// Part of the merge. Sources added after the first render join once
     /// they have caught up with the horizon.
@@ -70,7 +87,7 @@ impl Source {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Merge {
     sources: BTreeMap<String, Source>,
     page_size: usize,
@@ -321,6 +338,64 @@ impl Merge {
     /// Nothing more to load anywhere.
     pub fn done(&self) -> bool {
         self.live().all(|(_, s)| s.exhausted) && self.joining_sources().is_empty()
+    }
+
+    /// Every post the merge holds.
+    pub fn items(&self) -> impl Iterator<Item = &Item> {
+        self.sources.values().flat_map(|s| s.items.iter())
+    }
+
+    /// The posts of `source` that a fresh page 1 (`page`) should hold but
+    /// does not: deleted since they were read. Only between the page's
+    /// newest and oldest times, where the page is whole (a post newer than
+    /// the page may have been made after it was read; one as old as its
+    /// last could be on page 2); below too when the page is short, the
+    /// source's end.
+    pub fn vanished(&self, source: &str, page: &[Item]) -> Vec<String> {
+        let (Some(s), Some(newest)) = (self.sources.get(source), page.first()) else { return Vec::new() };
+        let oldest = match page.len() < self.page_size {
+            true => None,
+            false => page.last().map(|i| i.at),
+        };
+        s.items
+            .iter()
+            .filter(|k| k.at <= newest.at && oldest.is_none_or(|o| k.at > o))
+            .filter(|k| !page.iter().any(|i| i.uuid == k.uuid))
+            .map(|k| k.uuid.clone())
+            .collect()
+    }
+
+    /// The merge cut down to at most `max` posts for the local copy, in
+    /// whole pages from each source's newest (the sources with the most
+    /// pages give up theirs first), each source reaching as far as it
+    /// still holds; sources still catching up start again. `None` if it
+    /// has not started, or cannot fit with a page per source.
+    pub fn trimmed(&self, max: usize) -> Option<Merge> {
+        if !self.started {
+            return None;
+        }
+        let page_size = self.page_size;
+        let mut merge = self.clone();
+        for s in merge.sources.values_mut() {
+            s.failure = None;
+            if !s.joined {
+                *s = Source::default();
+            }
+        }
+        while merge.items().count() > max {
+            let (_, s) = merge
+                .sources
+                .iter_mut()
+                .filter(|(_, s)| s.items.len() > page_size)
+                .max_by_key(|(_, s)| s.items.len())?;
+            let pages = (s.items.len() / page_size).min(s.pages as usize).max(2) - 1;
+            s.items.truncate(pages * page_size);
+            s.pages = pages as u32;
+            s.removed = 0;
+            s.exhausted = false;
+            s.reached = s.items.last().cloned();
+        }
+        Some(merge)
     }
 }
 
@@ -628,5 +703,38 @@ mod tests {
             assert!(t.done(), "seed {seed}");
             assert_eq!(uuids(t.visible()), server.union(&followed), "seed {seed}: in the end, everything");
         }
+    }
+
+    #[test]
+    fn a_fresh_first_page_shows_what_was_deleted_only_where_it_is_whole() {
+        let mut t = two(3);
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a7", 7), item("a5", 5)]);
+        t.page_arrived("a", 2, vec![item("a4", 4), item("a2", 2), item("a1", 1)]);
+        t.page_arrived("b", 1, vec![]);
+        // a7 was deleted elsewhere; a10 is new. a4 is below the page: not judged.
+        let fresh = vec![item("a10", 10), item("a9", 9), item("a5", 5)];
+        assert_eq!(t.vanished("a", &fresh), ["a7"]);
+        // A post newer than the page (made after it was read) is not gone.
+        t.posted("a", item("a11", 11));
+        assert_eq!(t.vanished("a", &fresh), ["a7"]);
+        // A short page is the source's end: everything older counts too.
+        assert_eq!(t.vanished("a", &[item("a9", 9), item("a5", 5)]), ["a7", "a4", "a2", "a1"]);
+        assert!(t.vanished("a", &[]).is_empty(), "an empty answer judges nothing");
+    }
+
+    #[test]
+    fn a_merge_cut_for_the_copy_keeps_whole_pages_and_goes_on_where_it_ends() {
+        let mut t = two(2);
+        t.page_arrived("a", 1, vec![item("a9", 9), item("a8", 8)]);
+        t.page_arrived("b", 1, vec![item("b7", 7), item("b1", 1)]);
+        t.page_arrived("a", 2, vec![item("a6", 6), item("a5", 5)]);
+        t.page_arrived("a", 3, vec![item("a4", 4), item("a3", 3)]);
+        assert!(t.trimmed(100).is_some_and(|m| m.items().count() == 8), "under the bound: whole");
+        let cut = t.trimmed(7).expect("fits");
+        assert_eq!(cut.items().count(), 6, "a's last page goes");
+        assert_eq!(uuids(cut.visible()), ["a9", "a8", "b7", "a6", "a5"]);
+        assert_eq!(cut.wanted(), [("a".to_string(), 3)], "Load more asks for the page after the cut");
+        assert!(t.trimmed(3).is_none(), "a page per source does not fit");
+        assert!(two(2).trimmed(10).is_none(), "nothing to keep before it started");
     }
 }

@@ -1,0 +1,197 @@
+// The local copy (src/store/copy.rs): what the account read is kept in
+// IndexedDB, so a reopen draws at once from it, reads again behind it, and
+// reading works when the server cannot be reached. One copy per account,
+// bounded, dropped at sign-out.
+import { test, expect } from './fixtures';
+import { api, signInWithToken, token } from './helpers';
+import type { Page } from '@playwright/test';
+
+const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
+
+/** Every copy kept in this browser, by account uuid, read as JSON. */
+async function copies(page: Page): Promise<Record<string, any>> {
+  return page.evaluate(() => new Promise((done, fail) => {
+    const open = indexedDB.open('perch', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('copies');
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const store = open.result.transaction('copies', 'readonly').objectStore('copies');
+      const keys = store.getAllKeys(), values = store.getAll();
+      values.onsuccess = () => {
+        const out: Record<string, any> = {};
+        keys.result.forEach((k, i) => { try { out[String(k)] = JSON.parse(values.result[i]); } catch { out[String(k)] = values.result[i]; } });
+        open.result.close();
+        done(out);
+      };
+    };
+  }));
+}
+
+const me = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user.uuid as string);
+
+/** Waits until the account's copy holds `uuid` (written once changes pause). */
+async function keptWith(page: Page, uuid: string) {
+  const account = await me(page);
+  await expect.poll(async () => JSON.stringify((await copies(page))[account]?.posts?.map((p: any) => p.uuid) ?? []), { timeout: 15_000 })
+    .toContain(uuid);
+}
+
+test('reopened while the server does not answer, Home, a thread and a profile show from the copy, with when it was saved', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const first = timeline(page).getByRole('article').first();
+  await expect(first).toBeVisible();
+  const top = (await first.getAttribute('data-uuid'))!;
+  const text = (await first.locator('.post-content').first().textContent())!;
+  const account = await me(page);
+  await expect.poll(async () => (await copies(page))[account]?.home?.started ?? false, { timeout: 15_000 }).toBe(true);
+  // Read a thread and a profile too, going there inside the app.
+  await first.locator(`a[href$="/post/${top}"]`).first().click();
+  await expect(page.locator(`article[data-uuid="${top}"]`)).toContainText(text);
+  await page.getByRole('searchbox', { name: 'Username to find' }).fill('tomas');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Tomás');
+  await expect(page.getByRole('article').first()).toBeVisible();
+  const tomasFirst = (await page.getByRole('article').first().getAttribute('data-uuid'))!;
+  // Kept as lists of the copy: the thread's replies and the profile's posts.
+  await expect.poll(async () => ((await copies(page))[account]?.lists ?? []).map(([key]: any) => Object.keys(key)[0]).sort(), { timeout: 15_000 })
+    .toEqual(['Posts', 'Replies']);
+
+  // The server is gone: every API request fails.
+  await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+  await page.goto('/');
+  await expect(first).toHaveAttribute('data-uuid', top);
+  await expect(page.locator('.offline-notice')).toContainText(/The server cannot be reached\. This is what Perch saved (just now|\d+ minutes? ago)/);
+  // Going on inside the app, as a person would.
+  await first.locator(`a[href$="/post/${top}"]`).first().click();
+  await expect(page).toHaveURL(new RegExp(`/post/${top}$`));
+  await expect(page.locator(`article[data-uuid="${top}"]`)).toContainText(text);
+  await page.goto('/user/@tomas');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Tomás');
+  await expect(page.getByRole('article').first()).toHaveAttribute('data-uuid', tomasFirst);
+  // What was never read says so plainly, with no spinner for ever.
+  await page.goto('/user/@olga');
+  await expect(page.getByRole('alert').first()).toContainText(/could not reach the server/i);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+
+  // The server is back: the notice goes with the first answer.
+  await page.unroute('**/api/**');
+  await page.goto('/');
+  await expect(first).toBeVisible();
+  await expect(page.locator('.offline-notice')).toHaveText('');
+});
+
+test('reopened with a slow server, the copy shows first; what is new waits behind the button, and what was deleted goes', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const first = timeline(page).getByRole('article').first();
+  await expect(first).toBeVisible();
+  // tomas posts twice; mira reads both; then one is deleted and one more is made, elsewhere.
+  const post = async (content: string) => {
+    const res = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('tomas')}` }, data: { content } });
+    expect(res.ok()).toBeTruthy();
+    return (await res.json()).uuid as string;
+  };
+  const kept = await post(`Kept in the copy ${Date.now()}`);
+  const doomed = await post(`Deleted elsewhere ${Date.now()}`);
+  await page.reload();
+  await expect(first).toHaveAttribute('data-uuid', doomed);
+  await keptWith(page, doomed);
+  const del = await page.request.delete(`/api/v1/post/${doomed}`, { headers: { Authorization: `Bearer ${token('tomas')}` } });
+  expect(del.ok()).toBeTruthy();
+  const fresh = await post(`New while Perch was closed ${Date.now()}`);
+
+  // Every API answer is held until the copy has been seen.
+  let release!: () => void;
+  const held = new Promise<void>((r) => { release = r; });
+  await page.route('**/api/v1/**', async (route) => { await held; await route.continue(); });
+  await page.goto('/');
+  await expect(timeline(page).locator(`[data-uuid="${doomed}"]`)).toBeVisible();
+  await expect(timeline(page).locator(`[data-uuid="${kept}"]`)).toBeVisible();
+  release();
+  // Read again: the deleted post leaves, the new one waits behind the button.
+  await expect(timeline(page).locator(`[data-uuid="${doomed}"]`)).toHaveCount(0);
+  const show = page.getByRole('button', { name: 'Show 1 new post' });
+  await expect(show).toBeVisible();
+  await expect(first).toHaveAttribute('data-uuid', kept);
+  await show.click();
+  await expect(first).toHaveAttribute('data-uuid', fresh);
+});
+
+test('two accounts never see each other\'s copy, and signing out drops it', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await expect(timeline(page).getByRole('article').first()).toBeVisible();
+  const mira = await me(page);
+  await expect.poll(async () => Object.keys(await copies(page)), { timeout: 15_000 }).toContain(mira);
+  const miraPosts: string[] = (await copies(page))[mira].posts.map((p: any) => p.uuid);
+
+  // olga signs in beside mira; her Home must never draw mira's copy, even
+  // before the server answers.
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
+  await page.getByLabel('Access token', { exact: true }).fill(token('olga'));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.locator('.account-menu summary')).toHaveText('@olga');
+  let release!: () => void;
+  const held = new Promise<void>((r) => { release = r; });
+  const olga = await me(page);
+  await page.route('**/api/v1/**', async (route) => { await held; await route.continue(); });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  for (const uuid of miraPosts.slice(0, 20)) {
+    const author = (await copies(page))[mira].posts.find((p: any) => p.uuid === uuid).author.username;
+    if (author !== 'olga') await expect(page.locator(`[data-uuid="${uuid}"]`)).toHaveCount(0);
+  }
+  release();
+  await expect(timeline(page).getByRole('article').first()).toBeVisible();
+  await expect.poll(async () => Object.keys(await copies(page)).sort(), { timeout: 15_000 }).toEqual([mira, olga].sort());
+  expect((await copies(page))[olga].account).toBe(olga);
+
+  // olga signs out: her copy goes, mira's stays.
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: 'Sign out of @olga' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect.poll(async () => Object.keys(await copies(page)), { timeout: 15_000 }).toEqual([mira]);
+});
+
+test('the copy holds no more than its bound, and one from another version is dropped, never misread', async ({ page }) => {
+  // A host's config.json sets a small bound.
+  await page.route('**/config.json', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), local_copy_posts: 30 } });
+  });
+  await signInWithToken(page, 'mira');
+  await expect(timeline(page).getByRole('article').first()).toBeVisible();
+  const tok = token('mira');
+  const tomas = await api(page, tok, '/user/@tomas');
+  const { posts } = await api(page, tok, `/user/${tomas.uuid}/posts/1`);
+  for (const p of posts.slice(0, 3)) {
+    await page.goto(`/post/${p.uuid}`);
+    await expect(page.getByRole('article').first()).toBeVisible();
+  }
+  await page.goto('/user/@yuki');
+  await expect(page.getByRole('article').first()).toBeVisible();
+  const account = await me(page);
+  await expect.poll(async () => (await copies(page))[account]?.lists?.length ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
+  const copy = (await copies(page))[account];
+  expect(copy.posts.length).toBeGreaterThan(0);
+  expect(copy.posts.length).toBeLessThanOrEqual(30);
+
+  // A copy written by another version of the copy, then one that is not JSON.
+  for (const bad of [JSON.stringify({ ...copy, version: 999 }), '{"version":1,"posts":[{"uuid":']) {
+    await page.evaluate(([who, text]) => new Promise((done) => {
+      const open = indexedDB.open('perch', 1);
+      open.onsuccess = () => {
+        const t = open.result.transaction('copies', 'readwrite');
+        t.objectStore('copies').put(text, who);
+        t.oncomplete = () => { open.result.close(); done(null); };
+      };
+    }), [account, bad]);
+    await page.goto('/');
+    await expect(timeline(page).getByRole('article').first()).toBeVisible();
+    // Dropped at start, then written again by this version.
+    await expect.poll(async () => {
+      const kept = (await copies(page))[account];
+      return kept === undefined ? 'dropped' : typeof kept === 'string' ? 'unreadable' : String(kept.version);
+    }, { timeout: 15_000 }).toMatch(/^(dropped|1)$/);
+  }
+});
