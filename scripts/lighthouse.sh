@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark, not a test: Lighthouse's mobile preset on the home timeline, a
-# thread, a profile and the sign-in page, cold and warm HTTP cache, signed in
-# as the demo user mira, against the release app and the release server with
+# thread, a profile and the sign-in page, in three kinds of visit (cold;
+# caches emptied but the local copy kept; warm), signed in as the demo user
+# mira, against the release app and the release server with
 # the demo data (end2end/bench/lighthouse.mjs). RUNS=3 runs each by default;
 # REPORTS=dir keeps every JSON report.
 set -euo pipefail

@@ -1,16 +1,21 @@
 // Benchmark, not a test: Lighthouse (mobile preset: simulated slow 4G, 4x
 // CPU slowdown) on four pages of the release app against the release
-// server with the demo data, signed in, with a cold HTTP cache and a warm
-// one. Prints every run, then the median and the spread (min–max) per page.
+// server with the demo data, signed in, in three kinds of visit:
+// - cold: no HTTP cache, no service worker, no local copy (a first visit
+//   with the session already there);
+// - copy: no HTTP cache and no service worker, but the local copy of the
+//   page kept (src/store/copy.rs): the visit after a cache clear;
+// - warm: a repeat visit: service worker, local copy and HTTP cache there.
+// Prints every run, then the median and the spread (min–max) per page.
 // Run by scripts/lighthouse.sh, which builds and starts the server.
 //
 // How it signs in and still lets Lighthouse load the page: Chromium runs
 // with a debugging port; Playwright signs in on the default (persistent)
 // profile, so the session is in that profile's localStorage; Lighthouse
 // then connects to the same port with storage reset off. The HTTP cache,
-// the service worker and its Cache Storage are emptied through the
-// DevTools protocol before each cold run; a warm run follows a plain visit
-// of the same page (so the service worker is there, as on a repeat visit).
+// the service worker and its Cache Storage (and for a cold run IndexedDB)
+// are emptied through the DevTools protocol; copy and warm runs follow a
+// plain visit of the same page that waited until the local copy held it.
 import { chromium } from '@playwright/test';
 import { signIn } from './shared.mjs';
 import lighthouse from 'lighthouse';
@@ -74,23 +79,44 @@ const metrics = {
 const digits = { 'TBT ms': 0, KB: 1, 'FCP s': 2, 'LCP s': 2, CLS: 3 };
 const fmt = (name, v) => (v == null ? '–' : v.toFixed(digits[name] ?? 2));
 
+/** Whether the local copy holds the page at `path` (Home's merge, or a
+ *  thread's or profile's list). */
+const copyHolds = (path) => page.evaluate((path) => new Promise((done) => {
+  const open = indexedDB.open('perch', 1);
+  open.onupgradeneeded = () => open.result.createObjectStore('copies');
+  open.onsuccess = () => {
+    const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
+    get.onsuccess = () => {
+      open.result.close();
+      const copies = get.result.map((t) => JSON.parse(t));
+      const kind = path === '/' ? 'home' : path.startsWith('/post/') ? 'Replies' : path.startsWith('/user/') ? 'Posts' : null;
+      done(kind === null || copies.some((c) => kind === 'home' ? c.home?.started : c.lists.some(([key]) => kind in key)));
+    };
+  };
+}), path);
+
+// PAGES=home,thread and VISITS=copy,warm measure only those.
+const only = (variable, all) => (process.env[variable] ? process.env[variable].split(',') : all);
 const results = []; // { page, cache, values: {metric: [..]} }
-for (const [name, path] of pages) {
-  for (const cache of ['cold', 'warm']) {
+for (const [name, path] of pages.filter(([name]) => only('PAGES', [name]).includes(name))) {
+  for (const cache of only('VISITS', ['cold', 'copy', 'warm'])) {
     const values = Object.fromEntries(Object.keys(metrics).map((m) => [m, []]));
     for (let run = 1; run <= RUNS; run++) {
       await page.goto('about:blank');
-      if (cache === 'cold') {
-        // Cold: no HTTP cache and no service worker with its kept shell
-        // (assets/sw.js), but the session in localStorage stays.
+      if (cache !== 'cold') {
+        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+        for (let i = 0; i < 100 && !(await copyHolds(path)); i++) await page.waitForTimeout(200);
+        await page.goto('about:blank');
+      }
+      if (cache !== 'warm') {
+        // No HTTP cache and no service worker with its kept shell
+        // (assets/sw.js); the session in localStorage stays, and the
+        // local copy too unless cold.
         await cdp.send('Network.clearBrowserCache');
         await cdp.send('Storage.clearDataForOrigin', {
           origin: new URL(base).origin,
-          storageTypes: 'service_workers,cache_storage',
+          storageTypes: cache === 'cold' ? 'service_workers,cache_storage,indexeddb' : 'service_workers,cache_storage',
         });
-      } else {
-        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
-        await page.goto('about:blank');
       }
       const result = await lighthouse(`${base}${path}`, {
         port: PORT,

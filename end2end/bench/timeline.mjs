@@ -1,6 +1,7 @@
 // Benchmark, not a test: the home timeline with one account following 50
 // users of 40 posts each, in Chromium against the real server. Prints the
-// time from navigation to the first post on screen, the requests and round
+// time from navigation to the first post on screen, cold and reopened from
+// the local copy (RUNS of each, median and range), the requests and round
 // trips before it, and the JS heap after 500 posts. Run by
 // scripts/bench-timeline.sh, which starts the server and makes the accounts.
 import { chromium } from '@playwright/test';
@@ -63,10 +64,41 @@ page.on('requestfinished', (r) => {
   requests.push({ url: r.url(), start: t.startTime, end: t.startTime + t.responseEnd });
 });
 
-await page.goto(`${base}/`);
-await page.waitForFunction(() => window.__firstPost !== undefined, null, { timeout: 60_000 });
+// The local copy (src/store/copy.rs): dropped before a cold open, kept
+// for a reopen. robots.txt is a page of the origin without the app.
+const dropCopy = () => page.evaluate(() => new Promise((done) => {
+  const q = indexedDB.deleteDatabase('perch');
+  q.onsuccess = q.onerror = q.onblocked = () => done(null);
+}));
+const copyHoldsHome = () => page.evaluate(() => new Promise((done) => {
+  const open = indexedDB.open('perch', 1);
+  open.onupgradeneeded = () => open.result.createObjectStore('copies');
+  open.onsuccess = () => {
+    const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
+    get.onsuccess = () => { open.result.close(); done(get.result.some((t) => JSON.parse(t).home?.started)); };
+  };
+}));
+async function openHome() {
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => window.__firstPost !== undefined, null, { timeout: 60_000 });
+  return page.evaluate(() => window.__firstPost);
+}
+const RUNS = Number(process.env.RUNS ?? 3);
+const cold = [], reopened = [];
+for (let run = 0; run < RUNS; run++) {
+  await page.goto(`${base}/robots.txt`);
+  await dropCopy();
+  cold.push(await openHome());
+  for (let i = 0; i < 100 && !(await copyHoldsHome()); i++) await page.waitForTimeout(200);
+  await page.goto(`${base}/robots.txt`);
+  reopened.push(await openHome());
+}
+// The rest measures the last cold open's page, opened once more without a copy.
+await page.goto(`${base}/robots.txt`);
+await dropCopy();
+requests.length = 0;
+const firstPost = await openHome();
 const origin = await page.evaluate(() => performance.timeOrigin);
-const firstPost = await page.evaluate(() => window.__firstPost);
 const firstAt = origin + firstPost;
 const before = requests.filter((r) => r.start < firstAt);
 const apiBefore = before.filter((r) => r.url.includes('/api/v1/'));
@@ -121,7 +153,13 @@ if (process.env.TRACE) {
 const mb = (n) => (n / 1024 / 1024).toFixed(1);
 const row = (label, value, note = '') => console.log(`${label.padEnd(40)} ${String(value).padEnd(12)} ${note}`);
 console.log(`\nHome timeline, ${users.length} followed users × ${POSTS_EACH} posts, Chromium ${version}`);
+const spread = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return `${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms`.padEnd(12) + ` (median of ${list.length}; ${sorted[0].toFixed(0)}–${sorted[sorted.length - 1].toFixed(0)} ms)`;
+};
 row('time to first post on screen', `${firstPost.toFixed(0)} ms`, '(from navigation, page and app load included)');
+console.log(`${'first post, cold (no local copy)'.padEnd(40)} ${spread(cold)}`);
+console.log(`${'first post, reopened from the copy'.padEnd(40)} ${spread(reopened)}`);
 row('requests before first post', before.length, `(${apiBefore.length} to the API)`);
 row('waves before first post', waves(apiBefore), '(target 2: following list, then all first pages)');
 row('API requests in flight at once, at most', mostInFlight(apiBefore), '(Perch hands the browser at most 64; it runs 6 per host itself)');

@@ -104,3 +104,17 @@ pub fn focus_later(id: DomId) {
     let id = id.to_string();
     request_animation_frame(move || focus(document().get_element_by_id(&id)));
 }
+
+/// Resolves once the browser has painted the frame being prepared now (a
+/// task after the next animation frame): what was just drawn from memory
+/// is on screen before the requests that read it again start, so they
+/// neither hold up that paint nor share its main-thread time.
+pub async fn after_paint() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let next_task = wasm_bindgen::closure::Closure::once_into_js(move || {
+            let _ = leptos::prelude::window().set_timeout_with_callback(resolve.unchecked_ref());
+        });
+        let _ = leptos::prelude::window().request_animation_frame(next_task.unchecked_ref());
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

@@ -83,7 +83,7 @@ fn start_from_copy(
         me.iter().for_each(|me| copy::forget(me));
         return;
     }
-    if let Some(copy) = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text))) {
+    if let Some(copy) = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text, max))) {
         store.seed(&copy);
         if let Some(home) = copy.home {
             timeline.seed(&copy.account, home);

@@ -96,14 +96,15 @@ pub async fn read() -> Option<(String, String)> {
     Some((account, text))
 }
 
-/// What was kept for `me`, if it reads as this version's copy of `me`;
-/// anything else is dropped.
-pub fn parse(me: &str, account: &str, text: &str) -> Option<Copy> {
+/// What was kept for `me`, if it reads as this version's copy of `me`
+/// within the bound of `max` posts; anything else is dropped. What it
+/// holds is shown as text like any answer of the server's.
+pub fn parse(me: &str, account: &str, text: &str, max: usize) -> Option<Copy> {
     if account != me {
         return None;
     }
     match serde_json::from_str::<Copy>(text) {
-        Ok(copy) if copy.version == VERSION && copy.account == me => Some(copy),
+        Ok(copy) if copy.version == VERSION && copy.account == me && copy.within(max) => Some(copy),
         _ => {
             forget(me);
             None
@@ -111,10 +112,20 @@ pub fn parse(me: &str, account: &str, text: &str) -> Option<Copy> {
     }
 }
 
+impl Copy {
+    /// Holds no more than `max` posts and [`LISTS_KEPT`] lists, as a copy
+    /// written with this bound does (a smaller bound set since, or a copy
+    /// that was not written by Perch, is not read).
+    fn within(&self, max: usize) -> bool {
+        let home = self.home.as_ref().map_or(0, |m| m.items().count());
+        self.posts.len() <= max && home <= max && self.lists.len() <= LISTS_KEPT
+    }
+}
+
 /// Drops `account`'s copy (sign-out).
 pub fn forget(account: &str) {
     let account = JsValue::from_str(account);
-    leptos::task::spawn_local(async move {
+    wasm_bindgen_futures::spawn_local(async move {
         let _ = call("drop", &[account]).await;
     });
 }
@@ -122,7 +133,7 @@ pub fn forget(account: &str) {
 /// Drops the copies of accounts no longer signed in here (signed out in
 /// another tab, or before a drop could finish).
 pub fn tidy(signed_in: Vec<String>) {
-    leptos::task::spawn_local(async move {
+    wasm_bindgen_futures::spawn_local(async move {
         let Ok(kept) = call("accounts", &[]).await else { return };
         for account in js_sys::Array::from(&kept).iter().filter_map(|a| a.as_string()) {
             if !signed_in.contains(&account) {
@@ -303,7 +314,7 @@ pub fn keep_saving(store: Store, max: usize, home: impl Fn(&str) -> Option<Merge
             let copy = store.copy_of(&me, home(&me).as_ref(), max);
             let Ok(text) = serde_json::to_string(&copy) else { return };
             let account = JsValue::from_str(&me);
-            leptos::task::spawn_local(async move {
+            wasm_bindgen_futures::spawn_local(async move {
                 let _ = call("put", &[account, text.into()]).await;
             });
         }

@@ -48,11 +48,13 @@ impl ListKey {
 }
 
 impl Store {
-    /// Opens a list: one read before shows from memory at once and is read
-    /// again; else its first page is read.
+    /// Opens a list: one read before (this visit, or kept in the local
+    /// copy) shows from memory at once and is read again once that is
+    /// painted; else its first page is read.
     pub async fn open(&self, key: ListKey) {
         self.opened(&key);
         if self.list_mut(&key).with_untracked(|l| l.pages_loaded > 0) {
+            crate::browser::dom::after_paint().await;
             self.read_again(key).await;
         } else {
             self.load_more(key).await;

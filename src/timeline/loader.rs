@@ -451,7 +451,12 @@ impl HomeTimeline {
                 }
             }
         };
-        overdue();
+        // A timeline drawn from the local copy is read again once painted.
+        let first = overdue.clone();
+        spawn_local(async move {
+            crate::browser::dom::after_paint().await;
+            first();
+        });
         if let Ok(interval) = set_interval_with_handle(overdue.clone(), CHECK_EVERY) {
             on_cleanup(move || interval.clear());
         }
