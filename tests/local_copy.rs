@@ -42,7 +42,10 @@ fn post(uuid: &str, author: &str, at: i64) -> Post {
 /// and a thread with 2 pages of replies.
 fn written() -> Copy {
     let mut posts: Vec<Post> = (0..40).map(|i| post(&format!("a{i}"), "u1", 1000 - i)).collect();
-    posts.push(post("root", "u2", 10));
+    // The thread's post answers another, which answers a third.
+    posts.push(Post { parent: Parent::Uuid("above".into()), ..post("root", "u2", 10) });
+    posts.push(Post { parent: Parent::Uuid("top".into()), ..post("above", "u1", 5) });
+    posts.push(post("top", "u2", 1));
     let mut replies: Vec<Post> = (0..2 * PAGE_SIZE).map(|i| post(&format!("r{i}"), "u2", 20 + i as i64)).collect();
     for reply in &mut replies {
         reply.parent = Parent::Uuid("root".into());
@@ -79,7 +82,9 @@ fn what_one_visit_writes_the_next_reads_back() {
         assert_eq!(next.list(&key).get_untracked().items, first.list(&key).get_untracked().items, "{key:?}");
     }
     assert_eq!(next.post_untracked("a7").map(|p| p.content), Some("post a7".into()));
-    assert_eq!(next.post_untracked("root").map(|p| p.uuid), Some("root".into()), "a thread keeps its post");
+    for kept in ["root", "above", "top"] {
+        assert_eq!(next.post_untracked(kept).map(|p| p.uuid), Some(kept.into()), "a thread keeps the posts above it");
+    }
     assert!(next.knows_user("u2") && next.knows_user("me"));
     assert_eq!(next.copy_saved(), Some(copy.saved));
 }

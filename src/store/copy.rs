@@ -203,8 +203,10 @@ impl Store {
             if list.pages_loaded == 0 {
                 continue;
             }
+            // A thread keeps its post and the posts above it, so it draws
+            // whole, offline too.
             let root: Vec<String> = match &key {
-                ListKey::Replies(uuid) => vec![uuid.clone()],
+                ListKey::Replies(uuid) => self.chain_above(uuid),
                 _ => Vec::new(),
             };
             let mut items: Vec<String> =
@@ -253,6 +255,22 @@ impl Store {
             following,
             home,
         }
+    }
+
+    /// `uuid` and the posts above it the store knows, up to a thread's
+    /// first post (at most 100, as a thread shows).
+    fn chain_above(&self, uuid: &str) -> Vec<String> {
+        let mut chain = vec![uuid.to_owned()];
+        while let Some(parent) = self
+            .post_untracked(chain.last().map_or("", |u| u.as_str()))
+            .and_then(|p| p.parent.uuid().map(str::to_owned))
+        {
+            if chain.len() > 100 || chain.contains(&parent) || !self.knows_post(&parent) {
+                break;
+            }
+            chain.push(parent);
+        }
+        chain
     }
 
     fn knows_post(&self, uuid: &str) -> bool {
