@@ -116,4 +116,6 @@ fn a_copy_of_another_version_account_or_size_is_never_read() {
     assert!(copy::parse("me", "me", &text(&good), 10).is_none(), "beyond the bound");
     assert!(copy::parse("me", "me", r#"{"version":1,"posts":[{"uuid":"#, 1000).is_none());
     assert!(copy::parse("me", "me", "null", 1000).is_none());
+    let unknown_list = text(&good).replace("\"p:u1\"", "\"x:u1\"");
+    assert!(text(&good).contains("\"p:u1\"") && copy::parse("me", "me", &unknown_list, 1000).is_none());
 }

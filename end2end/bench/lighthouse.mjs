@@ -89,8 +89,9 @@ const copyHolds = (path) => page.evaluate((path) => new Promise((done) => {
     get.onsuccess = () => {
       open.result.close();
       const copies = get.result.map((t) => JSON.parse(t));
-      const kind = path === '/' ? 'home' : path.startsWith('/post/') ? 'Replies' : path.startsWith('/user/') ? 'Posts' : null;
-      done(kind === null || copies.some((c) => kind === 'home' ? c.home?.started : c.lists.some(([key]) => kind in key)));
+      // Lists are kept under "r:<uuid>" (a thread) and "p:<uuid>" (a profile).
+      const kind = path === '/' ? 'home' : path.startsWith('/post/') ? 'r:' : path.startsWith('/user/') ? 'p:' : null;
+      done(kind === null || copies.some((c) => kind === 'home' ? c.home?.started : c.lists.some(([key]) => key.startsWith(kind))));
     };
   };
 }), path);

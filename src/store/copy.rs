@@ -33,7 +33,7 @@ use wasm_bindgen::{JsCast, JsValue};
 /// The copy's shape. A copy with another number is dropped: change it
 /// whenever [`Copy`], the merge or the model's posts and users change
 /// shape.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// At most this many posts per account, unless `config.json` says
 /// otherwise (`local_copy_posts`). About 600 bytes each.
 pub const POSTS_KEPT: usize = 2000;
@@ -63,12 +63,25 @@ pub struct Copy {
     pub home: Option<Merge>,
 }
 
-/// A list as kept: what was loaded of it.
+/// A list as kept: what was loaded of it. Kept as `[items, pages, done]`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(into = "(Vec<String>, u32, bool)", from = "(Vec<String>, u32, bool)")]
 pub struct Kept {
     pub items: Vec<String>,
     pub pages: u32,
     pub done: bool,
+}
+
+impl From<Kept> for (Vec<String>, u32, bool) {
+    fn from(kept: Kept) -> Self {
+        (kept.items, kept.pages, kept.done)
+    }
+}
+
+impl From<(Vec<String>, u32, bool)> for Kept {
+    fn from((items, pages, done): (Vec<String>, u32, bool)) -> Self {
+        Kept { items, pages, done }
+    }
 }
 
 /// `window.perchCopy`, from `index.html`; `None` without IndexedDB.

@@ -32,8 +32,10 @@ use perch_model::{Parent, Post, User, UserRef};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-/// Which paged list of uuids: the store keeps one of each.
+/// Which paged list of uuids: the store keeps one of each. Kept in the
+/// local copy as a string, `r:`, `p:`, `f:` or `g:` and the uuid.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum ListKey {
     /// The replies to a post, oldest first.
     Replies(String),
@@ -43,6 +45,32 @@ pub enum ListKey {
     Followers(String),
     /// Whom a user follows.
     Following(String),
+}
+
+impl From<ListKey> for String {
+    fn from(key: ListKey) -> String {
+        let (kind, uuid) = match key {
+            ListKey::Replies(u) => ("r", u),
+            ListKey::Posts(u) => ("p", u),
+            ListKey::Followers(u) => ("f", u),
+            ListKey::Following(u) => ("g", u),
+        };
+        format!("{kind}:{uuid}")
+    }
+}
+
+impl TryFrom<String> for ListKey {
+    type Error = String;
+    fn try_from(text: String) -> Result<ListKey, String> {
+        let make = match text.get(..2) {
+            Some("r:") => ListKey::Replies,
+            Some("p:") => ListKey::Posts,
+            Some("f:") => ListKey::Followers,
+            Some("g:") => ListKey::Following,
+            _ => return Err(text),
+        };
+        Ok(make(text[2..].to_owned()))
+    }
 }
 
 /// Which like or follow button state: one per post or user, shared by

@@ -53,7 +53,9 @@ impl Item {
     }
 }
 
+/// Kept in the local copy as `[items, reached, pages, exhausted, joined, removed]`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(into = "KeptSource", from = "KeptSource")]
 struct Source {
     /// Loaded posts, newest first, without duplicates.
     items: Vec<Item>,
@@ -64,7 +66,6 @@ struct Source {
     exhausted: bool,
     /// Why the last request for this source failed, as a person reads it.
     /// Not kept in the local copy: a reopen asks again.
-    #[serde(skip)]
     failure: Option<crate::i18n::Text>,
     /// Part of the merge. Sources added after the first render join once
     /// they have caught up with the horizon.
@@ -72,6 +73,20 @@ struct Source {
     /// Posts of this source deleted since its last page: the server's pages
     /// moved back by as many, so the next request starts that much earlier.
     removed: usize,
+}
+
+type KeptSource = (Vec<Item>, Option<Item>, u32, bool, bool, usize);
+
+impl From<Source> for KeptSource {
+    fn from(s: Source) -> Self {
+        (s.items, s.reached, s.pages, s.exhausted, s.joined, s.removed)
+    }
+}
+
+impl From<KeptSource> for Source {
+    fn from((items, reached, pages, exhausted, joined, removed): KeptSource) -> Self {
+        Source { items, reached, pages, exhausted, failure: None, joined, removed }
+    }
 }
 
 impl Source {
@@ -368,8 +383,10 @@ impl Merge {
     /// The merge cut down to at most `max` posts for the local copy, in
     /// whole pages from each source's newest (the sources with the most
     /// pages give up theirs first), each source reaching as far as it
-    /// still holds; sources still catching up start again. `None` if it
-    /// has not started, or cannot fit with a page per source.
+    /// still holds. When a page each is still too much, the sources whose
+    /// newest post is oldest are kept without posts, to catch up again
+    /// after a reopen, as sources still catching up do. `None` if it has
+    /// not started, or nothing fits.
     pub fn trimmed(&self, max: usize) -> Option<Merge> {
         if !self.started {
             return None;
@@ -383,11 +400,17 @@ impl Merge {
             }
         }
         while merge.items().count() > max {
-            let (_, s) = merge
-                .sources
-                .iter_mut()
-                .filter(|(_, s)| s.items.len() > page_size)
-                .max_by_key(|(_, s)| s.items.len())?;
+            let longest =
+                merge.sources.values_mut().filter(|s| s.items.len() > page_size).max_by_key(|s| s.items.len());
+            let Some(s) = longest else {
+                let least_recent = merge
+                    .sources
+                    .values_mut()
+                    .filter(|s| !s.items.is_empty())
+                    .min_by(|a, b| b.items[0].order(&a.items[0]))?;
+                *least_recent = Source::default();
+                continue;
+            };
             let pages = (s.items.len() / page_size).min(s.pages as usize).max(2) - 1;
             s.items.truncate(pages * page_size);
             s.pages = pages as u32;
@@ -395,7 +418,8 @@ impl Merge {
             s.exhausted = false;
             s.reached = s.items.last().cloned();
         }
-        Some(merge)
+        let kept_nothing = merge.items().next().is_none() && self.items().next().is_some();
+        (!kept_nothing).then_some(merge)
     }
 }
 
@@ -734,7 +758,12 @@ mod tests {
         assert_eq!(cut.items().count(), 6, "a's last page goes");
         assert_eq!(uuids(cut.visible()), ["a9", "a8", "b7", "a6", "a5"]);
         assert_eq!(cut.wanted(), [("a".to_string(), 3)], "Load more asks for the page after the cut");
-        assert!(t.trimmed(3).is_none(), "a page per source does not fit");
+        // A page each does not fit: b, whose newest post is older, is kept
+        // without posts and catches up after a reopen.
+        let cut = t.trimmed(3).expect("a's first page fits");
+        assert_eq!(uuids(cut.visible()), ["a9", "a8"]);
+        assert_eq!(cut.catching_up(), [("b".to_string(), 1)]);
+        assert!(t.trimmed(1).is_none(), "nothing fits");
         assert!(two(2).trimmed(10).is_none(), "nothing to keep before it started");
     }
 }
