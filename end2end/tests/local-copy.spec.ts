@@ -227,3 +227,21 @@ test('Home cut to a small bound reopens from the copy, and Load more goes on in 
   expect(new Set(after).size, 'no duplicates').toBe(after.length);
   expect(after.slice(0, reference.length)).toEqual(reference);
 });
+
+test('a follow made elsewhere while Perch was closed shows on the Following page opened from the copy', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await expect(timeline(page).getByRole('article').first()).toBeVisible();
+  const account = await me(page);
+  await expect.poll(async () => ((await copies(page))[account]?.following ?? []).length, { timeout: 15_000 }).toBeGreaterThan(0);
+  const tok = token('mira');
+  const olga = await api(page, tok, '/user/@olga');
+  const toggle = async () => (await (await page.request.post(`/api/v1/user/${olga.uuid}/follow`, { headers: { Authorization: `Bearer ${tok}` } })).json()).action;
+  if ((await toggle()) !== 'followed') await toggle();
+  try {
+    // Straight to the page, Home never shown: the list from the copy is read again.
+    await page.goto('/user/@mira/following');
+    await expect(page.getByRole('main').getByRole('link', { name: /@olga/ }).first()).toBeVisible();
+  } finally {
+    if ((await toggle()) !== 'unfollowed') await toggle();
+  }
+});

@@ -126,12 +126,14 @@ pub fn parse(me: &str, account: &str, text: &str, max: usize) -> Option<Copy> {
 }
 
 impl Copy {
-    /// Holds no more than `max` posts and [`LISTS_KEPT`] lists, as a copy
-    /// written with this bound does (a smaller bound set since, or a copy
+    /// Holds no more than `max` posts, [`LISTS_KEPT`] lists, and a user
+    /// for each (an author, a profile, the account), as a copy written
+    /// with this bound does (a smaller bound set since, or a copy
     /// that was not written by Perch, is not read).
     fn within(&self, max: usize) -> bool {
         let home = self.home.as_ref().map_or(0, |m| m.items().count());
-        self.posts.len() <= max && home <= max && self.lists.len() <= LISTS_KEPT
+        let users = max + LISTS_KEPT + 1;
+        self.posts.len() <= max && home <= max && self.lists.len() <= LISTS_KEPT && self.users.len() <= users
     }
 }
 
@@ -177,7 +179,9 @@ impl Store {
         drop(opened);
         if let Some(following) = &copy.following {
             let list = Paged { items: following.clone(), pages_loaded: 1, done: true, ..Paged::default() };
-            self.list_mut(&ListKey::Following(copy.account.clone())).set(list);
+            let key = ListKey::Following(copy.account.clone());
+            self.list_mut(&key).set(list);
+            self.inner.following_from_copy.store(true, Ordering::Relaxed);
             self.my_following_learned(&copy.account, following);
         }
         *lock(&self.inner.copy_saved) = Some(copy.saved);
@@ -255,8 +259,9 @@ impl Store {
             .map(|l| l.get_untracked())
             .filter(|l| l.pages_loaded > 0)
             .map(|l| l.items);
+        // The authors and the profiles kept, not everyone followed (the
+        // following list keeps uuids): users stay within the bound too.
         let mut users: HashSet<String> = posts.users.clone();
-        users.extend(following.iter().flatten().cloned());
         users.insert(me.to_owned());
         Copy {
             version: VERSION,

@@ -17,6 +17,7 @@
 use super::{Change, ListKey, Paged, Store};
 use crate::api::ApiError;
 use leptos::prelude::*;
+use std::sync::atomic::Ordering;
 
 /// A list marked loading for as long as this lives: dropped with a
 /// cancelled load, it clears the mark, so the list can load again.
@@ -95,7 +96,8 @@ impl Store {
     /// its replies; a user (counts, bio) and the start of their posts.
     /// What appeared since waits in `fresh` ("Show N new"). Failures say
     /// nothing: what is shown is still true as far as it goes. Lists
-    /// answered whole are read once a visit.
+    /// answered whole are read once a visit (the account's following list
+    /// from the local copy is read then).
     pub async fn read_again(&self, key: ListKey) {
         match &key {
             ListKey::Replies(uuid) => {
@@ -109,6 +111,11 @@ impl Store {
             ListKey::Posts(uuid) => {
                 // The uuid is known: neither read waits for the other.
                 let _ = futures::join!(self.read_user(uuid), self.check_start(&key));
+            }
+            ListKey::Following(uuid)
+                if self.inner.following_from_copy.load(Ordering::Relaxed) && self.me().as_ref() == Some(uuid) =>
+            {
+                let _ = self.read_following(uuid).await;
             }
             ListKey::Followers(_) | ListKey::Following(_) => {}
         }
@@ -209,6 +216,9 @@ impl Store {
         });
         let result = self.fetch_page(&key, 1).await;
         drop(mark);
+        if result.is_ok() && self.me().as_deref() == Some(uuid) {
+            self.inner.following_from_copy.store(false, Ordering::Relaxed);
+        }
         list.update(|l| match &result {
             Ok(items) => {
                 l.items = items.clone();

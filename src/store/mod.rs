@@ -135,6 +135,9 @@ struct Inner {
     saved_edits: std::sync::atomic::AtomicU64,
     /// When the local copy the store was seeded from was written.
     copy_saved: Mutex<Option<f64>>,
+    /// The account's following list came from the local copy and was not
+    /// read yet this visit (`copy.rs`, `loading.rs`).
+    following_from_copy: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Clone)]
