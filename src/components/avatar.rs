@@ -1,4 +1,5 @@
-//! A user's avatar from its third-party host, lazy-loaded, with the
+//! A user's avatar from its third-party host, lazy-loaded and asked for
+//! after the page's own requests (`fetchpriority="low"`), with the
 //! person's initial in its place when the image cannot be loaded.
 
 use leptos::prelude::*;
@@ -17,7 +18,7 @@ pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) 
                 .into_any()
         } else {
             view! {
-                <img class=class src=src.clone() alt=alt.clone() loading="lazy" width=size height=size
+                <img class=class src=src.clone() alt=alt.clone() loading="lazy" fetchpriority="low" width=size height=size
                     on:error=move |_| failed.set(true)/>
             }
             .into_any()
