@@ -17,7 +17,7 @@
 // are emptied through the DevTools protocol; copy and warm runs follow a
 // plain visit of the same page that waited until the local copy held it.
 import { chromium } from '@playwright/test';
-import { signIn } from './shared.mjs';
+import { copies, signIn } from './shared.mjs';
 import lighthouse from 'lighthouse';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,20 +81,11 @@ const fmt = (name, v) => (v == null ? '–' : v.toFixed(digits[name] ?? 2));
 
 /** Whether the local copy holds the page at `path` (Home's merge, or a
  *  thread's or profile's list). */
-const copyHolds = (path) => page.evaluate((path) => new Promise((done) => {
-  const open = indexedDB.open('perch', 1);
-  open.onupgradeneeded = () => open.result.createObjectStore('copies');
-  open.onsuccess = () => {
-    const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
-    get.onsuccess = () => {
-      open.result.close();
-      const copies = get.result.map((t) => JSON.parse(t));
-      // Lists are kept under "r:<uuid>" (a thread) and "p:<uuid>" (a profile).
-      const kind = path === '/' ? 'home' : path.startsWith('/post/') ? 'r:' : path.startsWith('/user/') ? 'p:' : null;
-      done(kind === null || copies.some((c) => kind === 'home' ? c.home?.started : c.lists.some(([key]) => key.startsWith(kind))));
-    };
-  };
-}), path);
+const copyHolds = async (path) => {
+  // Lists are kept under "r:<uuid>" (a thread) and "p:<uuid>" (a profile).
+  const kind = path === '/' ? 'home' : path.startsWith('/post/') ? 'r:' : path.startsWith('/user/') ? 'p:' : null;
+  return kind === null || (await copies(page)).some((c) => kind === 'home' ? c.home?.started : c.lists.some(([key]) => key.startsWith(kind)));
+};
 
 // PAGES=home,thread and VISITS=copy,warm measure only those.
 const only = (variable, all) => (process.env[variable] ? process.env[variable].split(',') : all);

@@ -1,5 +1,5 @@
 // What the benchmarks share: signing in as a person would (the token form
-// of /signin), and, for those that compare builds (long-tasks.mjs,
+// of /signin), the local copies the page's origin keeps, and, for those that compare builds (long-tasks.mjs,
 // render.mjs), the servers to alternate between, the browser and the
 // median.
 import { chromium } from '@playwright/test';
@@ -10,6 +10,18 @@ export async function signIn(page, base, token) {
   await page.getByLabel('Access token', { exact: true }).fill(token);
   await page.getByRole('button', { name: 'Sign in with token' }).click();
   await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+}
+
+/** Every local copy kept for `page`'s origin (src/store/copy.rs), read as JSON. */
+export function copies(page) {
+  return page.evaluate(() => new Promise((done) => {
+    const open = indexedDB.open('perch', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('copies');
+    open.onsuccess = () => {
+      const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
+      get.onsuccess = () => { open.result.close(); done(get.result.map((text) => JSON.parse(text))); };
+    };
+  }));
 }
 
 /** The servers of "BASE1,BASE2" and "TOKEN1,TOKEN2", each with no rows yet. */

@@ -5,7 +5,7 @@
 // trips before it, and the JS heap after 500 posts. Run by
 // scripts/bench-timeline.sh, which starts the server and makes the accounts.
 import { chromium } from '@playwright/test';
-import { signIn } from './shared.mjs';
+import { copies, signIn } from './shared.mjs';
 import { readFileSync } from 'node:fs';
 
 const [base, tokensFile] = process.argv.slice(2);
@@ -70,14 +70,7 @@ const dropCopy = () => page.evaluate(() => new Promise((done) => {
   const q = indexedDB.deleteDatabase('perch');
   q.onsuccess = q.onerror = q.onblocked = () => done(null);
 }));
-const copyHoldsHome = () => page.evaluate(() => new Promise((done) => {
-  const open = indexedDB.open('perch', 1);
-  open.onupgradeneeded = () => open.result.createObjectStore('copies');
-  open.onsuccess = () => {
-    const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
-    get.onsuccess = () => { open.result.close(); done(get.result.some((t) => JSON.parse(t).home?.started)); };
-  };
-}));
+const copyHoldsHome = async () => (await copies(page)).some((c) => c.home?.started);
 async function openHome() {
   await page.goto(`${base}/`);
   await page.waitForFunction(() => window.__firstPost !== undefined, null, { timeout: 60_000 });

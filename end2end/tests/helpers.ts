@@ -55,3 +55,23 @@ export async function expireTokenSoon(page: Page) {
     localStorage.setItem('perch.session', JSON.stringify(s));
   });
 }
+
+/** Every local copy kept in this browser (src/store/copy.rs), by account
+ *  uuid, read as JSON (as text when it does not read). */
+export async function copies(page: Page): Promise<Record<string, any>> {
+  return page.evaluate(() => new Promise((done, fail) => {
+    const open = indexedDB.open('perch', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('copies');
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const store = open.result.transaction('copies', 'readonly').objectStore('copies');
+      const keys = store.getAllKeys(), values = store.getAll();
+      values.onsuccess = () => {
+        const out: Record<string, any> = {};
+        keys.result.forEach((k, i) => { try { out[String(k)] = JSON.parse(values.result[i]); } catch { out[String(k)] = values.result[i]; } });
+        open.result.close();
+        done(out);
+      };
+    };
+  }));
+}

@@ -3,29 +3,10 @@
 // reading works when the server cannot be reached. One copy per account,
 // bounded, dropped at sign-out.
 import { test, expect } from './fixtures';
-import { api, signInWithToken, token } from './helpers';
+import { api, copies, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
-
-/** Every copy kept in this browser, by account uuid, read as JSON. */
-async function copies(page: Page): Promise<Record<string, any>> {
-  return page.evaluate(() => new Promise((done, fail) => {
-    const open = indexedDB.open('perch', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('copies');
-    open.onerror = () => fail(open.error);
-    open.onsuccess = () => {
-      const store = open.result.transaction('copies', 'readonly').objectStore('copies');
-      const keys = store.getAllKeys(), values = store.getAll();
-      values.onsuccess = () => {
-        const out: Record<string, any> = {};
-        keys.result.forEach((k, i) => { try { out[String(k)] = JSON.parse(values.result[i]); } catch { out[String(k)] = values.result[i]; } });
-        open.result.close();
-        done(out);
-      };
-    };
-  }));
-}
 
 const me = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user.uuid as string);
 

@@ -2,7 +2,7 @@
 // service worker keeping the app files, and the app starting offline with
 // a notice, under the app's Content-Security-Policy.
 import { test, expect } from './fixtures';
-import { signInWithToken, SERVER_BIN } from './helpers';
+import { copies, signInWithToken, SERVER_BIN } from './helpers';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -17,13 +17,7 @@ test('a repeat visit starts offline, shows the timeline as it was saved, says so
   // copy (src/store/copy.rs) holds the timeline once changes pause.
   await page.evaluate(async () => { await navigator.serviceWorker.ready; });
   await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBeGreaterThan(0);
-  await expect.poll(() => page.evaluate(() => new Promise((done) => {
-    const open = indexedDB.open('perch', 1);
-    open.onsuccess = () => {
-      const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
-      get.onsuccess = () => { open.result.close(); done(get.result.some((t: string) => JSON.parse(t).home?.started)); };
-    };
-  })), { timeout: 15_000 }).toBe(true);
+  await expect.poll(async () => Object.values(await copies(page)).some((c) => c.home?.started), { timeout: 15_000 }).toBe(true);
 
   await context.setOffline(true);
   await page.reload();

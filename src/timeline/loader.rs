@@ -167,24 +167,12 @@ impl HomeTimeline {
         if current.0 == me && !matches!(current.1, Phase::Idle | Phase::FollowingFailed(_)) {
             return;
         }
-        let generation = {
-            let mut g = lock(&self.generation);
-            *g += 1;
-            *g
-        };
-        *lock(&self.queue) = Queue::default();
         // The account is a source too, named if their posts fail; a copy the
         // store already has may be fresher than the session's.
         if !self.store.knows_user(&me) {
             self.store.put_user(account);
         }
-        self.state.set(HomeState {
-            me: me.clone(),
-            phase: Phase::Following,
-            on_screen: OnScreen::new(reading::saved(&me)),
-            last_check: js_sys::Date::now(),
-            ..HomeState::default()
-        });
+        let generation = self.restart(&me, Phase::Following, None, js_sys::Date::now());
         let this = self.clone();
         spawn_local(async move {
             let result = this.store.read_following(&me).await;
@@ -227,17 +215,26 @@ impl HomeTimeline {
     /// the first render; the first check for new posts (when Home shows)
     /// reads it all again.
     pub fn seed(&self, me: &str, merge: Merge) {
-        *lock(&self.generation) += 1;
-        *lock(&self.queue) = Queue::default();
-        self.state.set(HomeState {
-            me: me.to_owned(),
-            phase: Phase::Sources,
-            on_screen: OnScreen::new(reading::saved(me)),
-            merge: Some(merge),
-            last_check: 0.0,
-            ..HomeState::default()
-        });
+        self.restart(me, Phase::Sources, Some(merge), 0.0);
         self.after_arrival();
+    }
+
+    /// A new timeline of `me`, where the reading position left it: answers
+    /// for the one before are dropped from now on (its generation), and
+    /// its queued requests with it. Answers the new generation.
+    // Inlined into its two callers: as a call of its own it made the wasm
+    // 0.2 KB bigger (measured with `make size`).
+    #[inline(always)]
+    fn restart(&self, me: &str, phase: Phase, merge: Option<Merge>, last_check: f64) -> u64 {
+        let generation = {
+            let mut g = lock(&self.generation);
+            *g += 1;
+            *g
+        };
+        *lock(&self.queue) = Queue::default();
+        let on_screen = OnScreen::new(reading::saved(me));
+        self.state.set(HomeState { me: me.to_owned(), phase, merge, on_screen, last_check, ..HomeState::default() });
+        generation
     }
 
     fn enqueue_pages(&self, wanted: Wanted) {
