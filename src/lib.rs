@@ -28,26 +28,26 @@ pub mod timeline;
 
 use leptos::prelude::*;
 
-/// The whole app: the configuration, the interface's words and the local
-/// copy first (all three already asked for by `index.html`), then the
+/// The whole app: the configuration, the interface's words, the local
+/// copy and the outbox first (all already asked for by `index.html`), then the
 /// pages. Until they are there, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
     let start = LocalResource::new(|| {
-        futures::future::join3(i18n::language::start(), api::config::load(), store::copy::read())
+        futures::future::join4(i18n::language::start(), api::config::load(), store::copy::read(), store::outbox::read())
     });
     i18n::language::follow_other_tabs();
     move || match start.get() {
         None => ().into_any(),
-        Some((Ok(()), Ok(config), kept)) => {
+        Some((Ok(()), Ok(config), kept, waiting)) => {
             browser::boot::remove_frame();
-            view! { <routes::Shell config kept/> }.into_any()
+            view! { <routes::Shell config kept waiting/> }.into_any()
         }
-        Some((Ok(()), Err(problem), _)) => {
+        Some((Ok(()), Err(problem), _, _)) => {
             browser::boot::remove_frame();
             view! { <api::config::ConfigProblem problem/> }.into_any()
         }
-        Some((Err(problem), _, _)) => {
+        Some((Err(problem), _, _, _)) => {
             browser::boot::remove_frame();
             view! { <i18n::language::NoWords problem/> }.into_any()
         }

@@ -15,8 +15,10 @@ export async function signIn(page, base, token) {
 /** Every local copy kept for `page`'s origin (src/store/copy.rs), read as JSON. */
 export function copies(page) {
   return page.evaluate(() => new Promise((done) => {
-    const open = indexedDB.open('perch', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('copies');
+    const open = indexedDB.open('perch', 2);
+    open.onupgradeneeded = () => {
+      for (const n of ['copies', 'outbox']) if (!open.result.objectStoreNames.contains(n)) open.result.createObjectStore(n);
+    };
     open.onsuccess = () => {
       const get = open.result.transaction('copies', 'readonly').objectStore('copies').getAll();
       get.onsuccess = () => { open.result.close(); done(get.result.map((text) => JSON.parse(text))); };

@@ -56,15 +56,19 @@ export async function expireTokenSoon(page: Page) {
   });
 }
 
-/** Every local copy kept in this browser (src/store/copy.rs), by account
- *  uuid, read as JSON (as text when it does not read). */
-export async function copies(page: Page): Promise<Record<string, any>> {
-  return page.evaluate(() => new Promise((done, fail) => {
-    const open = indexedDB.open('perch', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('copies');
+/** Every text kept in the app's IndexedDB store `name` ("copies": the
+ *  local copies, src/store/copy.rs; "outbox": the waiting actions,
+ *  src/store/outbox.rs), by account uuid, read as JSON (as text when it
+ *  does not read). */
+export async function kept(page: Page, name: 'copies' | 'outbox'): Promise<Record<string, any>> {
+  return page.evaluate((name) => new Promise((done, fail) => {
+    const open = indexedDB.open('perch', 2);
+    open.onupgradeneeded = () => {
+      for (const n of ['copies', 'outbox']) if (!open.result.objectStoreNames.contains(n)) open.result.createObjectStore(n);
+    };
     open.onerror = () => fail(open.error);
     open.onsuccess = () => {
-      const store = open.result.transaction('copies', 'readonly').objectStore('copies');
+      const store = open.result.transaction(name, 'readonly').objectStore(name);
       const keys = store.getAllKeys(), values = store.getAll();
       values.onsuccess = () => {
         const out: Record<string, any> = {};
@@ -73,5 +77,10 @@ export async function copies(page: Page): Promise<Record<string, any>> {
         done(out);
       };
     };
-  }));
+  }), name);
+}
+
+/** Every local copy kept in this browser, by account uuid. */
+export async function copies(page: Page): Promise<Record<string, any>> {
+  return kept(page, 'copies');
 }

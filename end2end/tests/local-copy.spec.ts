@@ -160,7 +160,7 @@ test('the copy holds no more than its bound, and one from another version is dro
   // A copy written by another version of the copy, then one that is not JSON.
   for (const bad of [JSON.stringify({ ...copy, version: 999 }), `{"version":${copy.version},"posts":[{"uuid":`]) {
     await page.evaluate(([who, text]) => new Promise((done) => {
-      const open = indexedDB.open('perch', 1);
+      const open = indexedDB.open('perch', 2);
       open.onsuccess = () => {
         const t = open.result.transaction('copies', 'readwrite');
         t.objectStore('copies').put(text, who);

@@ -2,13 +2,13 @@
 // service worker keeping the app files, and the app starting offline with
 // a notice, under the app's Content-Security-Policy.
 import { test, expect } from './fixtures';
-import { copies, signInWithToken, SERVER_BIN } from './helpers';
+import { api, copies, signInWithToken, token, SERVER_BIN } from './helpers';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 test.use({ serviceWorkers: 'allow' });
 
-test('a repeat visit starts offline, shows the timeline as it was saved, says so, and keeps what is typed', async ({ page, context }) => {
+test('a repeat visit starts offline, shows the timeline as it was saved, says so, and what is written there waits to be sent', async ({ page, context }) => {
   await signInWithToken(page, 'mira');
   const first = page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first();
   await expect(first).toBeVisible();
@@ -31,17 +31,25 @@ test('a repeat visit starts offline, shows the timeline as it was saved, says so
   await page.getByRole('button', { name: 'Find' }).click();
   await expect(page.getByRole('alert').first()).toContainText(/could not reach the server/i);
   await page.getByRole('link', { name: 'Home' }).first().click();
-  // Writing offline: the text stays as a draft.
+  // Writing offline: the post waits to be sent, across a reload.
   const box = page.getByLabel('Post text');
-  await box.fill('written on a train');
+  const content = `written on a train ${Date.now()}`;
+  await box.fill(content);
   await page.getByRole('button', { name: 'Post', exact: true }).click();
-  await expect(box).toHaveValue('written on a train');
+  await expect(box).toHaveValue('');
+  const waiting = page.locator('article.post.waiting', { hasText: content });
+  await expect(waiting).toContainText('Waiting to send');
   await page.reload();
-  await expect(page.getByLabel('Post text')).toHaveValue('written on a train');
+  await expect(waiting).toContainText('Waiting to send');
 
   await context.setOffline(false);
   await expect(page.locator('.offline-notice')).toHaveText('');
-  await page.getByLabel('Post text').fill('');
+  await expect(waiting).toHaveCount(0, { timeout: 20_000 });
+  const tok = token('mira');
+  const me = await api(page, tok, '/user');
+  const sent = (await api(page, tok, `/user/${me.uuid}/posts/1`)).posts.filter((p: any) => p.content === content);
+  expect(sent, 'sent once').toHaveLength(1);
+  await page.request.delete(`/api/v1/post/${sent[0].uuid}`, { headers: { Authorization: `Bearer ${tok}` } });
 });
 
 test('a first visit is not held up by the worker: it is registered 5 s after the page has loaded', async ({ page }) => {

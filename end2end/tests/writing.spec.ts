@@ -129,7 +129,7 @@ test('invisible characters alone cannot be sent, and a NUL is refused with the r
   await expect(send).toBeEnabled();
 });
 
-test('a post sent while the server is stopped keeps its text and succeeds on Retry once it is back', async ({ page }) => {
+test('a post sent while the server is stopped waits in the outbox, marked, and is sent once it is back', async ({ page }) => {
   // A server of this test's own, so it can be stopped and started again.
   const port = 8200 + Math.floor(Math.random() * 500);
   const db = `.tmp/db/stopped-${port}.db`;
@@ -152,15 +152,17 @@ test('a post sent while the server is stopped keeps its text and succeeds on Ret
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     await page.getByRole('button', { name: 'Post', exact: true }).click();
-    // The composer's own alert (the timeline below may name sources it could not load too).
-    const composer = page.getByRole('region', { name: 'New post' });
-    await expect(composer.getByRole('alert')).toContainText('could not reach the server');
-    await expect(page.getByLabel('Post text')).toHaveValue('written while the server was down');
+    // It waits, shown under the composer; the box is free again.
+    const waiting = page.locator('article.post.waiting', { hasText: 'written while the server was down' });
+    await expect(waiting).toContainText('Waiting to send');
+    await expect(page.getByLabel('Post text')).toHaveValue('');
+    await expect(page.locator('.waiting-count')).toHaveText('1 waiting');
 
     server = start();
     await up();
-    await composer.getByRole('button', { name: 'Retry' }).click();
-    await expect(page.getByLabel('Post text')).toHaveValue('');
+    // Tried again with backoff: sent once the server answers.
+    await expect(waiting).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator('.waiting-count')).toHaveCount(0);
     const me = await (await page.request.get(`http://127.0.0.1:${port}/api/v1/user`, { headers: { Authorization: `Bearer ${tok}` } })).json();
     const posts = await (await page.request.get(`http://127.0.0.1:${port}/api/v1/user/${me.uuid}/posts/1`, { headers: { Authorization: `Bearer ${tok}` } })).json();
     expect(posts.posts[0].content).toBe('written while the server was down');
@@ -169,7 +171,7 @@ test('a post sent while the server is stopped keeps its text and succeeds on Ret
   }
 });
 
-test('a post whose answer was lost is made once when sent again: the retry carries the same Idempotency-Key', async ({ page }) => {
+test('a post whose answer was lost waits and is made once when sent again: the retry carries the same Idempotency-Key', async ({ page }) => {
   await signInWithToken(page, 'arjun');
   const tok = token('arjun');
   const me = await api(page, tok, '/user');
@@ -192,9 +194,10 @@ test('a post whose answer was lost is made once when sent again: the retry carri
   await page.route(`**/api/v1/user/${me.uuid}/posts/1`, (route) => route.abort());
   await page.getByLabel('Post text').fill(content);
   await page.getByRole('button', { name: 'Post', exact: true }).click();
-  const composer = page.getByRole('region', { name: 'New post' });
-  await composer.getByRole('button', { name: 'Retry' }).click();
+  // No answer: it waits in the outbox, and the outbox tries again.
   await expect(page.getByLabel('Post text')).toHaveValue('');
+  await expect.poll(() => keys.length, { timeout: 20_000 }).toBe(2);
+  await expect(page.locator('article.post.waiting')).toHaveCount(0, { timeout: 10_000 });
   await page.unroute(`**/api/v1/user/${me.uuid}/posts/1`);
   expect(keys).toHaveLength(2);
   expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -223,10 +226,11 @@ test('against a server that ignores Idempotency-Key, a post whose answer was los
   });
   await page.getByLabel('Post text').fill(content);
   await page.getByRole('button', { name: 'Post', exact: true }).click();
-  const composer = page.getByRole('region', { name: 'New post' });
-  await composer.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByLabel('Post text')).toHaveValue('');
-  expect(sent, 'Retry looked first, and found it made').toBe(1);
+  // The outbox's next try looks first, finds it made, and sends nothing.
+  await expect(page.locator('article.post.waiting')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('.post-content', { hasText: content })).toHaveCount(1);
+  expect(sent, 'the retry looked first, and found it made').toBe(1);
   const posts = (await api(page, tok, `/user/${me.uuid}/posts/1`)).posts.filter((p: any) => p.content === content);
   expect(posts).toHaveLength(1);
   await page.request.delete(`/api/v1/post/${posts[0].uuid}`, { headers: { Authorization: `Bearer ${tok}` } });

@@ -178,6 +178,11 @@ impl Session {
     }
 
     /// Whether the current account's sign-in was refused by the server.
+    /// Whether the current account's sign-in ended, read in place.
+    pub fn ended_untracked(&self) -> bool {
+        self.signed.with_untracked(|s| s.as_ref().is_some_and(|s| s.ended))
+    }
+
     pub fn ended(&self) -> bool {
         self.signed.with(|s| s.as_ref().is_some_and(|s| s.ended))
     }
@@ -220,6 +225,9 @@ impl Session {
         if let Some(signed) = &signed {
             web_storage::forget_account(&signed.user.uuid, keep_drafts);
             crate::store::copy::forget(&signed.user.uuid);
+            if !keep_drafts {
+                crate::store::outbox::forget(&signed.user.uuid);
+            }
         }
         reload();
         signed
@@ -233,6 +241,9 @@ impl Session {
         for signed in &all {
             web_storage::forget_account(&signed.user.uuid, keep_drafts);
             crate::store::copy::forget(&signed.user.uuid);
+            if !keep_drafts {
+                crate::store::outbox::forget(&signed.user.uuid);
+            }
         }
         reload();
     }

@@ -131,6 +131,11 @@ impl Api {
         self.reach.get()
     }
 
+    /// [`Api::reach`], read in place.
+    pub fn reach_untracked(&self) -> Reach {
+        self.reach.get_untracked()
+    }
+
     fn learn_reach(&self, answered: bool) {
         let next = Reach { answered: answered || self.reach.with_untracked(|r| r.answered), unreachable: !answered };
         if self.reach.with_untracked(|r| *r != next) {

@@ -1,6 +1,7 @@
 //! A lock shared by every tab of the app's origin (the Web Locks API,
 //! `navigator.locks`), for work only one tab may do at a time: refreshing
-//! the session's tokens, whose refresh token the server retires on use.
+//! the session's tokens, whose refresh token the server retires on use;
+//! changing and sending the outbox (`store/outbox.rs`).
 //! Where the API is missing (an old browser, a page not served securely),
 //! the work runs under the tab's own lock alone, as it did before.
 
@@ -39,7 +40,7 @@ impl Drop for Release {
 
 /// Runs `work` while this tab holds the lock `name`, which no other tab of
 /// the origin holds meanwhile; other tabs asking wait their turn.
-pub async fn exclusive(name: &str, work: impl Future<Output = ()> + 'static) {
+pub async fn exclusive<T>(name: &str, work: impl Future<Output = T>) -> T {
     let Some((locks, request)) = lock_request() else { return work.await };
     // `granted` settles once the lock is this tab's (or the request failed:
     // the work then runs unlocked); the lock is held until `release` is
@@ -62,7 +63,8 @@ pub async fn exclusive(name: &str, work: impl Future<Output = ()> + 'static) {
         }
         let _ = JsFuture::from(granted).await;
     }
-    work.await;
+    let done = work.await;
     drop(release);
     drop(on_grant);
+    done
 }

@@ -24,6 +24,9 @@ pub enum Key {
     Reading { account: String },
     /// What the account is writing in one place (`drafts.rs`).
     Draft { account: String, context: DraftContext },
+    /// How many of the account's actions wait in the outbox, and when that
+    /// last changed: other tabs read the outbox again (`store/outbox.rs`).
+    Outbox { account: String },
 }
 
 /// Where a draft is being written.
@@ -54,6 +57,7 @@ impl Key {
                 DraftContext::Reply(parent) => format!("perch.draft.{account}.reply.{parent}"),
                 DraftContext::Edit(post) => format!("perch.draft.{account}.edit.{post}"),
             },
+            Key::Outbox { account } => format!("perch.outbox.{account}"),
         }
     }
 
@@ -100,7 +104,10 @@ pub fn forget_account(account: &str, keep_drafts: bool) {
     let drafts = drafts_prefix(account);
     let relations = Key::Relations { account: account.to_owned() }.name();
     let reading = Key::Reading { account: account.to_owned() }.name();
-    remove_where(|name| (!keep_drafts && name.starts_with(&drafts)) || name == relations || name == reading);
+    let outbox = Key::Outbox { account: account.to_owned() }.name();
+    remove_where(|name| {
+        (!keep_drafts && (name.starts_with(&drafts) || name == outbox)) || name == relations || name == reading
+    });
 }
 
 fn drafts_prefix(account: &str) -> String {

@@ -23,6 +23,7 @@ pub fn SiteHeader() -> impl IntoView {
                     {move || match session.user() {
                         Some(user) => view! {
                             <li><A href=AppPath::Profile(&user.username).href()>{t::nav_profile()}</A></li>
+                            <crate::components::waiting::WaitingCount/>
                             <li><AccountMenu/></li>
                         }.into_any(),
                         None => {

@@ -13,3 +13,4 @@ pub mod sign_out;
 pub mod states;
 pub mod time;
 pub mod toggle_buttons;
+pub mod waiting;

@@ -105,7 +105,12 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
         store.delete_post(
             &uuid,
             shown.then(move |result| match result {
-                Ok(()) => request_animation_frame(move || {
+                // Waits in the outbox: the card stays, marked.
+                Ok(false) => {
+                    confirming.set(false);
+                    deleting.set(false);
+                }
+                Ok(true) => request_animation_frame(move || {
                     let card = next.and_then(|n| dom::card_of(&n)).map(Into::into);
                     dom::focus(card.or_else(|| document().query_selector("h1").ok().flatten()))
                 }),

@@ -122,7 +122,10 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
             {move || if editing() {
                 view! { <super::own_post::EditForm post=edit_signal.clone()/> }.into_any()
             } else {
-                view! { <PostContent content=content.with(|p| p.content.clone())/> }.into_any()
+                // An edit waiting in the outbox shows as it will be.
+                let waiting = own.then(|| use_store().waiting_edit(&content.with_untracked(|p| p.uuid.clone()))).flatten();
+                let text = waiting.map_or_else(|| content.with(|p| p.content.clone()), |(text, _)| text);
+                view! { <PostContent content=text/> }.into_any()
             }}
             <footer class="post-meta">
                 <a href=thread>{move || t::replies_count(replies.with(|p| p.reply_count)).get()}</a>
@@ -132,6 +135,7 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
                     <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">{t::reply()}</a>
                 })}
                 {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone()/> })}
+                {own.then(|| view! { <super::waiting::WaitingMark uuid=post.uuid.clone()/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{t::via_app(app.name.clone())}</span> })}
             </footer>
         </article>

@@ -1,7 +1,7 @@
-//! Signing out, of the current account or of all: when unsent drafts would
-//! go with it, it asks first whether to keep them for the account's next
-//! sign-in on this browser or to discard them. Nothing typed is lost
-//! without the person saying so.
+//! Signing out, of the current account or of all: when unsent drafts or
+//! actions waiting in the outbox would go with it, it asks first whether
+//! to keep them for the account's next sign-in on this browser or to
+//! discard them. Nothing typed or done is lost without the person saying so.
 
 use crate::account::session::use_session;
 use crate::api::use_api;
@@ -13,25 +13,33 @@ use leptos::prelude::*;
 pub fn SignOutButton(#[prop(into)] label: Text, #[prop(optional)] all: bool) -> impl IntoView {
     let session = use_session();
     let api = StoredValue::new(use_api());
-    // How many drafts would go, once the button was pressed and there were some.
-    let asking = RwSignal::new(None::<usize>);
+    // How many drafts and waiting actions would go, once the button was
+    // pressed and there were some.
+    let asking = RwSignal::new(None::<(usize, usize)>);
     let out = move |keep_drafts: bool| {
         api.with_value(|api| if all { api.sign_out_all(keep_drafts) } else { api.sign_out(keep_drafts) })
     };
     let press = move |_| {
         let accounts = if all { session.all_untracked() } else { session.signed_untracked().into_iter().collect() };
-        match accounts.iter().map(|s| web_storage::count_drafts(&s.user.uuid)).sum() {
+        let drafts: usize = accounts.iter().map(|s| web_storage::count_drafts(&s.user.uuid)).sum();
+        let waiting: usize = accounts.iter().map(|s| crate::store::outbox::count(&s.user.uuid)).sum();
+        match drafts + waiting {
             0 => out(false),
-            drafts => asking.set(Some(drafts)),
+            _ => asking.set(Some((drafts, waiting))),
         }
     };
     view! {
         <button type="button" on:click=press aria-expanded=move || asking.get().is_some().to_string()>{label}</button>
-        {move || asking.get().map(|drafts| view! {
+        {move || asking.get().map(|(drafts, waiting)| view! {
             <div class="confirm" role="group" aria-label=t::unsent_drafts()>
-                <p>{t::unsent_drafts_would_go(drafts as u64)}</p>
-                <button type="button" on:click=move |_| out(true)>{t::keep_drafts()}</button>
-                <button type="button" class="danger" on:click=move |_| out(false)>{t::discard_drafts()}</button>
+                {(drafts > 0).then(|| view! { <p>{t::unsent_drafts_would_go(drafts as u64)}</p> })}
+                {(waiting > 0).then(|| view! { <p>{t::waiting_would_go(waiting as u64)}</p> })}
+                <button type="button" on:click=move |_| out(true)>
+                    {if waiting > 0 { t::keep_for_next_sign_in() } else { t::keep_drafts() }}
+                </button>
+                <button type="button" class="danger" on:click=move |_| out(false)>
+                    {if waiting > 0 { t::discard_them() } else { t::discard_drafts() }}
+                </button>
                 <button type="button" class="secondary" on:click=move |_| asking.set(None)>{t::cancel()}</button>
             </div>
         })}

@@ -41,6 +41,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
             <span aria-hidden="true">{let p = pressed.clone(); move || if p() { "♥ " } else { "♡ " }}</span>
             {t::like()} " " <span class="count">{move || crate::i18n::number(count() as f64)}</span>
         </button>
+        <WaitingMark toggle=toggle.clone()/>
         {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_like(e.get())}</span> })}
         <RefusalNote shown=note/>
     }
@@ -71,8 +72,15 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
             aria-disabled=move || refused().map(|_| "true") on:click=click>
             {let p = pressed.clone(); move || if p() { t::following().get() } else { t::follow().get() }}
         </button>
+        <WaitingMark toggle=toggle.clone()/>
         {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_follow(e.get())}</span> })}
         <RefusalNote shown=note/>
     }
     .into_any()
+}
+
+/// "waiting" beside a like or follow whose request waits in the outbox.
+#[component]
+fn WaitingMark(toggle: ArcReadSignal<Toggle>) -> impl IntoView {
+    move || toggle.with(Toggle::waiting).then(|| view! { <span class="waiting-mark">{t::toggle_waiting()}</span> })
 }

@@ -19,6 +19,8 @@ pub enum AppPath<'a> {
     Followers(&'a str),
     Following(&'a str),
     SignIn,
+    /// What waits to be sent (`routes/outbox.rs`).
+    Outbox,
 }
 
 impl AppPath<'_> {
@@ -40,6 +42,7 @@ impl fmt::Display for AppPath<'_> {
             AppPath::Followers(name) => write!(f, "/user/@{}/followers", seg(name)),
             AppPath::Following(name) => write!(f, "/user/@{}/following", seg(name)),
             AppPath::SignIn => f.write_str("/signin"),
+            AppPath::Outbox => f.write_str("/outbox"),
         }
     }
 }
@@ -87,6 +90,7 @@ mod tests {
         assert_eq!(AppPath::Followers("mira").href(), "/user/@mira/followers");
         assert_eq!(AppPath::Following("mira").href(), "/user/@mira/following");
         assert_eq!(AppPath::SignIn.href(), "/signin");
+        assert_eq!(AppPath::Outbox.href(), "/outbox");
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub fn HomePage() -> impl IntoView {
                     <section aria-labelledby="new-post-heading" class="new-post">
                         <h2 id="new-post-heading" class="visually-hidden">{t::new_post()}</h2>
                         <crate::components::composer::Composer/>
+                        <crate::components::waiting::WaitingPosts/>
                     </section>
                     <section aria-labelledby="timeline-heading">
                         <h2 id="timeline-heading" class="visually-hidden">{t::timeline()}</h2>

@@ -7,6 +7,7 @@ mod app_path;
 mod home;
 mod not_found;
 mod oauth_callback;
+mod outbox;
 mod profile;
 mod signin;
 mod thread;
@@ -29,7 +30,13 @@ pub use not_found::NotFound;
 /// and the home timeline start from the local copy `kept` when it is the
 /// signed-in account's.
 #[component]
-pub fn Shell(config: ClientConfig, #[prop(default = None)] kept: Option<(String, String)>) -> impl IntoView {
+pub fn Shell(
+    config: ClientConfig,
+    #[prop(default = None)] kept: Option<(String, String)>,
+    /// The account's outbox as `index.html` read it.
+    #[prop(default = None)]
+    waiting: Option<(String, String)>,
+) -> impl IntoView {
     crate::browser::web_storage::forget_unowned_drafts();
     let session = crate::account::session::Session::restore();
     session.follow_other_tabs();
@@ -40,6 +47,7 @@ pub fn Shell(config: ClientConfig, #[prop(default = None)] kept: Option<(String,
     crate::browser::navigation::install();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     start_from_copy(&store, &timeline, kept, &config);
+    store.start_outbox(waiting);
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
     provide_context(timeline);
     provide_context(store);
@@ -61,6 +69,7 @@ pub fn Shell(config: ClientConfig, #[prop(default = None)] kept: Option<(String,
                 <Route path=path!("/user/:id") view=profile::Profile/>
                 <Route path=path!("/user/:id/followers") view=user_list::Followers/>
                 <Route path=path!("/user/:id/following") view=user_list::Following/>
+                <Route path=path!("/outbox") view=outbox::OutboxPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>

@@ -182,6 +182,7 @@ pub fn Thread() -> impl IntoView {
                             <h2 id="replies-heading">{t::replies()}</h2>
                             <Feed list load_more label=t::replies() empty=t::no_replies_yet()
                                 show_fresh=show_new show_fresh_label=t::show_new_replies/>
+                            <crate::components::waiting::WaitingPosts root=uuid.get()/>
                         </section>
                     })}
                     </div>

@@ -84,29 +84,49 @@ impl From<(Vec<String>, u32, bool)> for Kept {
     }
 }
 
-/// `window.perchCopy`, from `index.html`; `None` without IndexedDB.
-fn idb() -> Option<JsValue> {
-    let copy = js_sys::Reflect::get(&window(), &"perchCopy".into()).ok()?;
-    copy.is_object().then_some(copy)
+/// The app's IndexedDB stores, each one JSON text per account, behind
+/// `index.html`'s `window.perchCopy` and `window.perchOutbox`.
+#[derive(Clone, Copy)]
+pub(super) enum Db {
+    /// The local copy (this module).
+    Copies,
+    /// The actions waiting to be sent (`outbox.rs`).
+    Outbox,
 }
 
-/// Calls `perchCopy[method](args)` and waits for its promise.
-async fn call(method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-    let copy = idb().ok_or(JsValue::NULL)?;
-    let function: js_sys::Function = js_sys::Reflect::get(&copy, &method.into())?.dyn_into()?;
-    let promise = function.apply(&copy, &args.iter().collect::<js_sys::Array>())?;
+/// `index.html`'s object for `db`; `None` without IndexedDB.
+pub(super) fn idb(db: Db) -> Option<JsValue> {
+    let name = match db {
+        Db::Copies => "perchCopy",
+        Db::Outbox => "perchOutbox",
+    };
+    let object = js_sys::Reflect::get(&window(), &name.into()).ok()?;
+    object.is_object().then_some(object)
+}
+
+/// Calls `db[method](args)` and waits for its promise.
+pub(super) async fn call(db: Db, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let object = idb(db).ok_or(JsValue::NULL)?;
+    let function: js_sys::Function = js_sys::Reflect::get(&object, &method.into())?.dyn_into()?;
+    let promise = function.apply(&object, &args.iter().collect::<js_sys::Array>())?;
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&promise)).await
+}
+
+/// What `index.html` read from `db` for the account current at start, if
+/// anything: `(account, text)` as it was kept, not read yet.
+pub(super) async fn read_at_start(db: Db) -> Option<(String, String)> {
+    let object = idb(db)?;
+    let promise = js_sys::Reflect::get(&object, &"read".into()).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+    let found = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let account = js_sys::Reflect::get(&found, &"account".into()).ok()?.as_string()?;
+    let text = js_sys::Reflect::get(&found, &"text".into()).ok()?.as_string()?;
+    Some((account, text))
 }
 
 /// The copy `index.html` read for the account current at start, if any:
 /// `(account, text)` as it was kept, not read yet.
 pub async fn read() -> Option<(String, String)> {
-    let copy = idb()?;
-    let promise = js_sys::Reflect::get(&copy, &"read".into()).ok()?.dyn_into::<js_sys::Promise>().ok()?;
-    let found = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
-    let account = js_sys::Reflect::get(&found, &"account".into()).ok()?.as_string()?;
-    let text = js_sys::Reflect::get(&found, &"text".into()).ok()?.as_string()?;
-    Some((account, text))
+    read_at_start(Db::Copies).await
 }
 
 /// What was kept for `me`, if it reads as this version's copy of `me`
@@ -141,7 +161,7 @@ impl Copy {
 pub fn forget(account: &str) {
     let account = JsValue::from_str(account);
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = call("drop", &[account]).await;
+        let _ = call(Db::Copies, "drop", &[account]).await;
     });
 }
 
@@ -149,10 +169,10 @@ pub fn forget(account: &str) {
 /// another tab, or before a drop could finish).
 pub fn tidy(signed_in: Vec<String>) {
     wasm_bindgen_futures::spawn_local(async move {
-        let Ok(kept) = call("accounts", &[]).await else { return };
+        let Ok(kept) = call(Db::Copies, "accounts", &[]).await else { return };
         for account in js_sys::Array::from(&kept).iter().filter_map(|a| a.as_string()) {
             if !signed_in.contains(&account) {
-                let _ = call("drop", &[account.into()]).await;
+                let _ = call(Db::Copies, "drop", &[account.into()]).await;
             }
         }
     });
@@ -334,7 +354,7 @@ impl Chosen {
 /// this browser (signed out or switched in another tab, this one about to
 /// reload).
 pub fn keep_saving(store: Store, max: usize, home: impl Fn(&str) -> Option<Merge> + 'static) {
-    if idb().is_none() {
+    if idb(Db::Copies).is_none() {
         return;
     }
     let last_saved = std::rc::Rc::new(std::cell::Cell::new(js_sys::Date::now()));
@@ -351,7 +371,7 @@ pub fn keep_saving(store: Store, max: usize, home: impl Fn(&str) -> Option<Merge
             let Ok(text) = serde_json::to_string(&copy) else { return };
             let account = JsValue::from_str(&me);
             wasm_bindgen_futures::spawn_local(async move {
-                let _ = call("put", &[account, text.into()]).await;
+                let _ = call(Db::Copies, "put", &[account, text.into()]).await;
             });
         }
     });

@@ -19,6 +19,7 @@
 
 pub mod copy;
 mod loading;
+pub mod outbox;
 mod relations;
 pub mod toggle;
 mod writing;
@@ -138,6 +139,10 @@ struct Inner {
     /// The account's following list came from the local copy and was not
     /// read yet this visit (`copy.rs`, `loading.rs`).
     following_from_copy: std::sync::atomic::AtomicBool,
+    /// This tab is sending the outbox; `outbox_again`: the server or the
+    /// network came back meanwhile (`outbox.rs`).
+    outbox_sending: std::sync::atomic::AtomicBool,
+    outbox_again: Mutex<bool>,
 }
 
 #[derive(Clone)]
@@ -146,6 +151,8 @@ pub struct Store {
     /// Bumped when a post or user first arrives, so views waiting for one see it.
     arrivals: ArcRwSignal<u64>,
     deleted: ArcRwSignal<HashSet<String>>,
+    /// The account's actions waiting to be sent, in order (`outbox.rs`).
+    outbox: ArcRwSignal<Vec<outbox::Waiting>>,
     /// Who is signed in: whose likes and follows `relations.rs` keeps.
     session: Session,
     /// How the store reads and writes on the server (`loading.rs`,
@@ -162,6 +169,7 @@ impl Store {
             inner: Arc::default(),
             arrivals: ArcRwSignal::new(0),
             deleted: ArcRwSignal::new(HashSet::new()),
+            outbox: ArcRwSignal::new(Vec::new()),
             session,
             api,
         }

@@ -21,6 +21,7 @@
 use super::lock;
 use super::toggle::{Next, Toggle};
 use super::{Change, ListKey, Store, ToggleKey};
+use crate::api::ApiError;
 use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
 use perch_model::{FollowAction, LikeAction};
@@ -53,17 +54,26 @@ fn remember(account: &str, states: impl IntoIterator<Item = (ToggleKey, bool)>) 
 
 impl Store {
     /// The post's `liked`, when the server said it (read in place).
-    fn liked_said(&self, uuid: &str) -> Option<bool> {
+    pub(super) fn liked_said(&self, uuid: &str) -> Option<bool> {
         lock(&self.inner.posts).get(uuid).and_then(|p| p.with_untracked(|p| p.liked))
     }
 
     /// The user's `followed`, when the server said it (read in place).
-    fn followed_said(&self, uuid: &str) -> Option<bool> {
+    pub(super) fn followed_said(&self, uuid: &str) -> Option<bool> {
         lock(&self.inner.users).get(uuid).and_then(|u| u.with_untracked(|u| u.followed))
     }
 
     fn toggle(&self, key: ToggleKey, first: impl FnOnce() -> bool) -> ArcRwSignal<Toggle> {
         self.toggle_entry(key, first).0
+    }
+
+    /// The toggle of `key`, made as `first` when there is none yet.
+    pub(super) fn toggle_with(&self, key: ToggleKey, first: Toggle) -> ArcRwSignal<Toggle> {
+        lock(&self.inner.toggles)
+            .entry(key)
+            .or_insert_with(|| (ArcRwSignal::new(first), ArcRwSignal::new(None)))
+            .0
+            .clone()
     }
 
     fn toggle_entry(
@@ -82,7 +92,7 @@ impl Store {
         self.toggle_error_mut(key).read_only()
     }
 
-    fn toggle_error_mut(&self, key: &ToggleKey) -> ArcRwSignal<Option<crate::i18n::Text>> {
+    pub(super) fn toggle_error_mut(&self, key: &ToggleKey) -> ArcRwSignal<Option<crate::i18n::Text>> {
         // The toggle itself is made first by `like`/`follow`; a false first
         // state here is never shown.
         self.toggle_entry(key.clone(), || false).1
@@ -103,7 +113,7 @@ impl Store {
         toggle
     }
 
-    fn like_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
+    pub(super) fn like_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
         let said = self.liked_said(uuid);
         let toggle = self.toggle(ToggleKey::Like(uuid.to_owned()), || {
             said.or_else(|| self.me().and_then(|me| recall(&me).likes.get(uuid).copied())).unwrap_or(false)
@@ -114,7 +124,7 @@ impl Store {
         toggle
     }
 
-    fn follow_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
+    pub(super) fn follow_toggle(&self, uuid: &str) -> ArcRwSignal<Toggle> {
         let said = self.followed_said(uuid);
         let toggle = self.toggle(ToggleKey::Follow(uuid.to_owned()), || {
             said.or_else(|| {
@@ -167,7 +177,7 @@ impl Store {
 
     /// The server answered a like toggle: it left the post liked (`now`) or
     /// not, where it was `was` before.
-    fn like_answered(&self, uuid: &str, was: bool, now: bool) {
+    pub(super) fn like_answered(&self, uuid: &str, was: bool, now: bool) {
         if now != was {
             if let Some(post) = self.post_mut(uuid) {
                 post.update(|p| {
@@ -202,7 +212,7 @@ impl Store {
     /// The server answered a follow toggle: the account now follows `uuid`
     /// (`now`) or not. The user's follower count, the account's following
     /// list and the home timeline follow.
-    fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
+    pub(super) fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
         if now == was {
             if let Some(me) = self.me() {
                 remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
@@ -244,6 +254,15 @@ impl Store {
             Kind::Follow => (self.follow_toggle(uuid), ToggleKey::Follow(uuid.to_owned())),
         };
         self.toggle_error_mut(&key).set(None);
+        // Offline, or this toggle (or an earlier write) waits: the click
+        // changes what the outbox will send, and sends nothing itself.
+        let idle = !toggle.with_untracked(Toggle::busy);
+        if idle && (self.must_wait() || self.toggle_waiting(&key)) {
+            toggle.update(Toggle::hold);
+            let (want, was) = toggle.with_untracked(|t| (t.shown(), t.server()));
+            self.toggle_waits(key, want, was, None);
+            return;
+        }
         if toggle.try_update(Toggle::click) == Some(Next::Send) {
             let (store, uuid) = (self.clone(), uuid.to_owned());
             // Not tied to the page: it ends in the store, which outlives it.
@@ -270,6 +289,15 @@ impl Store {
                     if toggle.try_update(|t| t.answered(now)) != Some(Next::Send) {
                         break;
                     }
+                }
+                // No answer, or the server failed: it waits in the outbox,
+                // shown as the person wants it.
+                Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) => {
+                    toggle.update(Toggle::park);
+                    let (want, was) = toggle.with_untracked(|t| (t.shown(), t.server()));
+                    let tried = matches!(e, ApiError::Network(_)).then(js_sys::Date::now);
+                    self.toggle_waits(key, want, was, tried);
+                    break;
                 }
                 Err(e) => {
                     let wanted = toggle.with_untracked(Toggle::shown);

@@ -49,6 +49,11 @@ impl Toggle {
         self.in_flight
     }
 
+    /// Shown as wanted, with no request out: it waits in the outbox.
+    pub fn waiting(&self) -> bool {
+        !self.in_flight && self.intent != self.server
+    }
+
     /// A click flips the intent at once.
     pub fn click(&mut self) -> Next {
         self.intent = !self.intent;
@@ -74,6 +79,31 @@ impl Toggle {
     pub fn failed(&mut self) {
         self.in_flight = false;
         self.intent = self.server;
+    }
+
+    /// A click while the toggle waits in the outbox (`outbox.rs`): the
+    /// intent flips, and no request is claimed here.
+    pub fn hold(&mut self) {
+        self.intent = !self.intent;
+        self.corrections = 0;
+    }
+
+    /// The request got no answer: the intent stays, and waits in the outbox.
+    pub fn park(&mut self) {
+        self.in_flight = false;
+    }
+
+    /// Waiting in the outbox: the server had `server`, the person wants `intent`.
+    pub fn waits(&mut self, server: bool, intent: bool) {
+        *self = Toggle { server, intent, in_flight: false, corrections: 0 };
+    }
+
+    /// Sent by another tab's outbox: the server has what was wanted.
+    pub fn learn_waited(&mut self, now: bool) {
+        if !self.in_flight {
+            self.server = now;
+            self.intent = now;
+        }
     }
 
     /// The server's state learned elsewhere (a fresh load), when idle.

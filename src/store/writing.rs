@@ -13,6 +13,7 @@
 //! nothing of the page is touched.
 
 use super::lock;
+use super::outbox;
 use super::Store;
 use crate::account::drafts::{Draft, LocalStorage};
 use crate::api::ApiError;
@@ -144,6 +145,13 @@ impl Store {
         let what = format!("send:{}", self.draft(context.clone()).key_name());
         let (key, tried_since) = self.key_for(&what, &serde_json::to_string(&body).unwrap_or_default());
         let (store, draft) = (self.clone(), self.draft(context));
+        // A reply to a waiting post, or written offline or behind other
+        // waiting actions: it waits in the outbox.
+        if body.parent.as_deref().is_some_and(|p| p.starts_with(outbox::LOCAL)) || self.must_wait() {
+            lock(&self.inner.keys).remove(&what);
+            self.run(async move { store.post_waits(body, key, tried_since.map(|t| t as f64), draft, writing).await });
+            return;
+        }
         self.run(async move {
             let made = match tried_since {
                 // Boxed: one state machine of its own, not inlined here.
@@ -159,6 +167,13 @@ impl Store {
                 None => store.api.send_post(&body, &key).await,
             };
             store.answered(&what, &result);
+            if let Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) = &result {
+                // Not refused, not done (as far as anyone knows): it waits.
+                let tried = matches!(e, ApiError::Network(_)).then(js_sys::Date::now);
+                lock(&store.inner.keys).remove(&what);
+                store.post_waits(body, key, tried, draft, writing).await;
+                return;
+            }
             match result {
                 Ok(post) => {
                     store.post_sent(post);
@@ -229,9 +244,26 @@ impl Store {
             let what = format!("edit:{uuid}");
             let (key, _) = self.key_for(&what, &serde_json::to_string(&update).unwrap_or_default());
             let (store, draft, uuid) = (self.clone(), self.draft(context), uuid.to_owned());
+            let wait_now = self.must_wait();
             self.run(async move {
-                let result = store.api.update_post(&uuid, &update, &key).await;
+                let result = match wait_now {
+                    true => Err(ApiError::Network(String::new())),
+                    false => store.api.update_post(&uuid, &update, &key).await,
+                };
                 store.answered(&what, &result);
+                if let Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) = &result {
+                    // It waits in the outbox; the card shows the new text, marked.
+                    let tried = (!wait_now && matches!(e, ApiError::Network(_))).then(js_sys::Date::now);
+                    lock(&store.inner.keys).remove(&what);
+                    if store.edit_waits(&uuid, &update, tried).await {
+                        writing.busy.set(false);
+                        then(true);
+                        draft.discard();
+                        writing.open.set(false);
+                        store.send_waiting(false);
+                        return;
+                    }
+                }
                 match result {
                     Ok(post) => {
                         store.post_edited(post);
@@ -256,24 +288,106 @@ impl Store {
         }
     }
 
-    /// Deletes the account's post `uuid`; tells `then` once the server has.
-    pub fn delete_post(&self, uuid: &str, then: Then<Result<(), ApiError>>) {
+    /// Deletes the account's post `uuid`; tells `then` once the server has
+    /// (`Ok(true)`), or once the deletion waits in the outbox (`Ok(false)`:
+    /// offline, or no answer; the card stays, marked, until it is sent).
+    pub fn delete_post(&self, uuid: &str, then: Then<Result<bool, ApiError>>) {
         let what = format!("delete:{uuid}");
-        let (key, _) = self.key_for(&what, "");
+        let (key, tried) = self.key_for(&what, "");
         let (store, uuid) = (self.clone(), uuid.to_owned());
+        let wait_now = self.must_wait();
         self.run(async move {
-            let result = store.api.delete_post(&uuid, &key).await;
+            let result = match wait_now {
+                true => Err(ApiError::Network(String::new())),
+                false => store.api.delete_post(&uuid, &key).await,
+            };
             store.answered(&what, &result);
             match result {
                 Ok(_) => {
                     // Told while the card is still there: the deletion
                     // takes it (and its guard) away.
-                    then(Ok(()));
+                    then(Ok(true));
                     store.post_deleted(&uuid);
+                }
+                Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) => {
+                    lock(&store.inner.keys).remove(&what);
+                    let mut waiting = outbox::Waiting::new(outbox::Action::Delete { uuid });
+                    waiting.key = key;
+                    let lost = !wait_now && matches!(e, ApiError::Network(_));
+                    waiting.tried = if lost { Some(js_sys::Date::now()) } else { tried.map(|t| t as f64) };
+                    if store.wait_with(waiting).await {
+                        then(Ok(false));
+                    } else {
+                        then(Err(e));
+                    }
                 }
                 Err(e) => then(Err(e)),
             }
         });
+    }
+
+    /// The post `body` waits in the outbox with its `key`: once it is kept
+    /// there, what was sent leaves the box and the draft, as after a send.
+    /// An outbox that is full keeps it in the box, with the reason.
+    async fn post_waits(
+        &self,
+        body: NewPost,
+        key: String,
+        tried: Option<f64>,
+        draft: Draft<LocalStorage>,
+        writing: Writing,
+    ) {
+        let content = body.content.clone();
+        let mut waiting = outbox::Waiting::new(outbox::Action::Post {
+            id: format!("{}{key}", outbox::LOCAL),
+            content: body.content,
+            locked: body.locked,
+            parent: body.parent,
+        });
+        waiting.key = key;
+        waiting.tried = tried;
+        if self.wait_with(waiting).await {
+            let left = draft.sent(&content, &writing.text.get_untracked());
+            if left.is_empty() {
+                writing.locked.set(false);
+            }
+            writing.text.set(left);
+        } else {
+            writing.error.set(Some(ApiError::Network(String::new())));
+        }
+        writing.busy.set(false);
+    }
+
+    /// The edit of post `uuid` waits in the outbox; an edit of it already
+    /// waiting is changed instead, so one request goes.
+    async fn edit_waits(&self, uuid: &str, update: &PostUpdate, tried: Option<f64>) -> bool {
+        let (content, locked) = (update.content.clone().unwrap_or_default(), update.locked.unwrap_or(false));
+        let (before, was_locked) = self.post_untracked(uuid).map(|p| (p.content, p.locked)).unwrap_or_default();
+        let uuid = uuid.to_owned();
+        self.change_outbox(move |list| {
+            let same = |w: &outbox::Waiting| matches!(&w.action, outbox::Action::Edit { uuid: u, .. } if *u == uuid);
+            let full = list.len() >= outbox::WAITING_KEPT;
+            match list.iter_mut().find(|w| same(w)) {
+                Some(w) => {
+                    if let outbox::Action::Edit { content: c, locked: l, .. } = &mut w.action {
+                        (*c, *l) = (content, locked);
+                    }
+                    // Another request: another key.
+                    (w.key, w.tried, w.tries, w.after, w.refused) = (outbox::new_key(), None, 0, 0.0, None);
+                    true
+                }
+                None if !full => {
+                    let mut w =
+                        outbox::Waiting::new(outbox::Action::Edit { uuid, content, locked, before, was_locked });
+                    w.tried = tried;
+                    list.push(w);
+                    true
+                }
+                None => false,
+            }
+        })
+        .await
+        .unwrap_or(false)
     }
 
     /// The Idempotency-Key for the write `what` with `request`: the one its
@@ -298,7 +412,7 @@ impl Store {
     /// made since `since` (a minute's leeway for the clocks): a server that
     /// ignores Idempotency-Key may have made it on a try whose answer was
     /// lost, and sending again would make it twice.
-    async fn already_made(&self, body: &NewPost, since: i64) -> Option<Post> {
+    pub(super) async fn already_made(&self, body: &NewPost, since: i64) -> Option<Post> {
         let me = self.me()?;
         let page = self.api.user_posts(&me, 1).await.ok()?;
         page.posts.into_iter().find(|p| {

@@ -1,0 +1,231 @@
+// The outbox (src/store/outbox.rs): what a person does while the server
+// cannot be reached waits, survives a reload, and is sent once, in order,
+// when the server can be reached again; refusals stay with the reason.
+import { test, expect } from './fixtures';
+import { api, kept, signInWithToken, token } from './helpers';
+import type { Page } from '@playwright/test';
+
+// A reload while offline is answered by the service worker.
+test.use({ serviceWorkers: 'allow' });
+
+const auth = (user: string) => ({ Authorization: `Bearer ${token(user)}` });
+
+async function post(page: Page, user: string, content: string, parent?: string): Promise<string> {
+  const res = await page.request.post('/api/v1/post', { headers: auth(user), data: parent ? { content, parent } : { content } });
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()).uuid;
+}
+
+const waitingCount = (page: Page) => page.locator('header.site-header .waiting-count');
+const waitingCard = (page: Page, text: string) => page.locator('article.post.waiting', { hasText: text });
+
+test('offline, a like, a follow, a post, a reply to it, its edit and a deletion wait, survive a reload, and are sent once, in order', async ({ page, context }) => {
+  const me = await api(page, token('sam'), '/user');
+  const stamp = Date.now();
+  const doomed = await post(page, 'sam', `sam's post to delete ${stamp}`);
+  const liked = await post(page, 'arjun', `arjun's post to like ${stamp}`);
+  const arjun = await api(page, token('sam'), '/user/@arjun');
+  const followedBefore = arjun.followed as boolean;
+  const likeTarget = await api(page, token('sam'), `/post/${liked}`);
+  expect(likeTarget.liked).toBe(false);
+  await signInWithToken(page, 'sam');
+  await page.goto(`/post/${liked}`);
+  await expect(page.getByRole('article').first()).toContainText(`arjun's post to like ${stamp}`);
+  // Sam's profile, read once in this visit, so it shows offline too.
+  await page.getByRole('link', { name: 'Profile' }).click();
+  await expect(page.locator(`article[data-uuid="${doomed}"]`)).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('article').first()).toContainText(`arjun's post to like ${stamp}`);
+  // To arjun's profile and back by the app's own navigation: offline, both
+  // pages come from what the app read.
+  await page.getByRole('article').first().locator('a.author').click();
+  const follow = page.getByRole('main').getByRole('button', { name: followedBefore ? 'Following' : 'Follow', exact: true });
+  await expect(follow).toBeVisible();
+
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBeGreaterThan(0);
+  await context.setOffline(true);
+  await follow.click();
+  await expect(page.getByRole('main').getByRole('button', { name: followedBefore ? 'Follow' : 'Following', exact: true })).toBeVisible();
+  // Back to the post (the app's own navigation, from what it read).
+  await page.goBack();
+  const likeButton = page.getByRole('article').first().getByRole('button', { name: /Like/ });
+  await likeButton.click();
+  await expect(likeButton).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('article').first().locator('.waiting-mark')).toHaveText('waiting');
+
+  // A deletion of one of sam's posts waits, marked on its card.
+  const doomedCard = page.locator(`article[data-uuid="${doomed}"]`);
+  await page.getByRole('link', { name: 'Profile' }).click();
+  await expect(doomedCard).toBeVisible();
+  await doomedCard.getByRole('button', { name: 'Delete' }).click();
+  await doomedCard.getByRole('button', { name: 'Delete post' }).click();
+  await expect(doomedCard.locator('.waiting-mark')).toContainText('Deletion waiting to send');
+
+  await page.getByRole('link', { name: 'Home' }).first().click();
+  const box = page.getByLabel('Post text');
+  await box.fill(`written on a train ${stamp}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(box).toHaveValue('');
+  await expect(waitingCard(page, `written on a train ${stamp}`)).toContainText('Waiting to send');
+  const key = await waitingCard(page, `written on a train ${stamp}`).getAttribute('data-waiting');
+  const card = page.locator(`article[data-waiting="${key}"]`);
+
+  // A reply to the waiting post.
+  await card.getByRole('button', { name: 'Reply' }).click();
+  await card.locator('#reply-text').fill(`a reply to it ${stamp}`);
+  await card.getByRole('button', { name: 'Reply', exact: true }).last().click();
+  const reply = waitingCard(page, `a reply to it ${stamp}`);
+  await expect(reply).toContainText('Replying to a post waiting to send');
+
+  // An edit of the waiting post changes what will be sent.
+  await card.getByRole('button', { name: 'Edit' }).first().click();
+  await card.getByLabel('Edit post text').fill(`written on a train, edited ${stamp}`);
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(waitingCard(page, `written on a train, edited ${stamp}`)).toBeVisible();
+
+  await expect(waitingCount(page)).toHaveText('5 waiting');
+  await expect.poll(async () => (await kept(page, 'outbox'))[me.uuid]?.waiting?.length).toBe(5);
+
+  // A reload while still offline: everything still waits, and shows.
+  await page.reload();
+  await expect(waitingCount(page)).toHaveText('5 waiting');
+  await expect(waitingCard(page, `written on a train, edited ${stamp}`)).toBeVisible();
+  await expect(waitingCard(page, `a reply to it ${stamp}`)).toBeVisible();
+  await waitingCount(page).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Waiting to send' })).toBeVisible();
+  const list = page.locator('.outbox-list > li');
+  await expect(list).toHaveCount(5);
+  await expect(list.nth(0)).toContainText(followedBefore ? 'Unfollow @arjun' : 'Follow @arjun');
+  await expect(list.nth(1)).toContainText('Like');
+  await expect(list.nth(2)).toContainText('Deletion of a post');
+  await expect(list.nth(3)).toContainText(`written on a train, edited ${stamp}`);
+  await expect(list.nth(4)).toContainText(`a reply to it ${stamp}`);
+
+  // Back online: each is sent once, in order, and the page settles.
+  const writes: string[] = [];
+  page.on('request', (r) => { if (r.method() !== 'GET' && r.url().includes('/api/v1/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`); });
+  await context.setOffline(false);
+  await expect(page.getByText('Nothing is waiting to be sent.')).toBeVisible({ timeout: 20_000 });
+  await expect(waitingCount(page)).toHaveCount(0);
+  expect(writes).toEqual([
+    `POST /api/v1/user/${arjun.uuid}/follow`,
+    `POST /api/v1/post/${liked}/like`,
+    `DELETE /api/v1/post/${doomed}`,
+    'POST /api/v1/post',
+    'POST /api/v1/post',
+  ]);
+  const mine = (await api(page, token('sam'), `/user/${me.uuid}/posts/1`)).posts;
+  const sent = mine.filter((p: any) => p.content === `written on a train, edited ${stamp}`);
+  expect(sent, 'the post, once, as edited').toHaveLength(1);
+  const replies = mine.filter((p: any) => p.content === `a reply to it ${stamp}`);
+  expect(replies, 'the reply, once').toHaveLength(1);
+  expect(replies[0].parent?.uuid ?? replies[0].parent, 'sent with its parent\'s real uuid').toBe(sent[0].uuid);
+  expect(mine.some((p: any) => p.uuid === doomed)).toBe(false);
+  expect((await api(page, token('sam'), `/post/${liked}`)).liked).toBe(true);
+  expect((await api(page, token('sam'), `/user/${arjun.uuid}`)).followed).toBe(!followedBefore);
+  expect(await kept(page, 'outbox')).toEqual({});
+
+  // Tidy up for the other tests.
+  for (const uuid of [replies[0].uuid, sent[0].uuid]) await page.request.delete(`/api/v1/post/${uuid}`, { headers: auth('sam') });
+  await page.request.post(`/api/v1/user/${arjun.uuid}/follow`, { headers: auth('sam') });
+  await page.request.delete(`/api/v1/post/${liked}`, { headers: auth('arjun') });
+});
+
+test('a like and an unlike while offline fold into nothing: no request at all', async ({ page, context }) => {
+  const liked = await post(page, 'tomas', `fold me ${Date.now()}`);
+  await signInWithToken(page, 'yuki');
+  await page.goto(`/post/${liked}`);
+  const like = page.getByRole('article').first().getByRole('button', { name: /Like/ });
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  const likes: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/like')) likes.push(r.url()); });
+  await context.setOffline(true);
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await expect(waitingCount(page)).toHaveCount(0);
+  await context.setOffline(false);
+  // Something answered again, which is when the outbox would send.
+  await page.reload();
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await page.waitForTimeout(500);
+  expect(likes).toEqual([]);
+  await page.request.delete(`/api/v1/post/${liked}`, { headers: auth('tomas') });
+});
+
+test('two tabs back online together send each waiting action once', async ({ page, context }) => {
+  const stamp = Date.now();
+  await signInWithToken(page, 'leila');
+  const other = await context.newPage();
+  await other.goto('/');
+  await expect(other.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  const posts: string[] = [];
+  context.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/post')) posts.push(r.headers()['idempotency-key']); });
+  await context.setOffline(true);
+  await page.getByLabel('Post text').fill(`from the first tab ${stamp}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await other.getByLabel('Post text').fill(`from the second tab ${stamp}`);
+  await other.getByRole('button', { name: 'Post', exact: true }).click();
+  // Each tab shows both: they share one outbox.
+  await expect(waitingCount(page)).toHaveText('2 waiting');
+  await expect(waitingCount(other)).toHaveText('2 waiting');
+  await context.setOffline(false);
+  await expect(waitingCount(page)).toHaveCount(0, { timeout: 20_000 });
+  await expect(waitingCount(other)).toHaveCount(0, { timeout: 20_000 });
+  expect(posts, 'two posts, each sent once').toHaveLength(2);
+  expect(new Set(posts).size).toBe(2);
+  const me = await api(page, token('leila'), '/user');
+  const mine = (await api(page, token('leila'), `/user/${me.uuid}/posts/1`)).posts;
+  for (const text of [`from the first tab ${stamp}`, `from the second tab ${stamp}`]) {
+    const found = mine.filter((p: any) => p.content === text);
+    expect(found, text).toHaveLength(1);
+    await page.request.delete(`/api/v1/post/${found[0].uuid}`, { headers: auth('leila') });
+  }
+});
+
+test('a waiting reply whose post gets locked elsewhere is refused with the reason, kept, and can be discarded', async ({ page, context }) => {
+  const parent = await post(page, 'ines', `lock me later ${Date.now()}`);
+  await signInWithToken(page, 'olga');
+  await page.goto(`/post/${parent}`);
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await context.setOffline(true);
+  await page.locator('#reply-text').fill('a reply that will be refused');
+  await page.getByRole('button', { name: 'Reply', exact: true }).click();
+  await expect(waitingCard(page, 'a reply that will be refused')).toContainText('Waiting to send');
+  const locked = await page.request.patch(`/api/v1/post/${parent}`, { headers: auth('ines'), data: { locked: true } });
+  expect(locked.ok()).toBeTruthy();
+  await context.setOffline(false);
+  const card = waitingCard(page, 'a reply that will be refused');
+  await expect(card.locator('.waiting-mark')).toContainText('Not sent:', { timeout: 20_000 });
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+  // Kept across a reload, with the reason.
+  await page.reload();
+  await expect(card.locator('.waiting-mark')).toContainText('Not sent:');
+  await card.getByRole('button', { name: 'Discard' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(waitingCount(page)).toHaveCount(0);
+  await page.request.delete(`/api/v1/post/${parent}`, { headers: auth('ines') });
+});
+
+test('signing out with actions waiting asks first, and keeping them sends them at the next sign-in', async ({ page, context }) => {
+  const stamp = Date.now();
+  await signInWithToken(page, 'yuki');
+  await context.setOffline(true);
+  await page.getByLabel('Post text').fill(`kept through a sign-out ${stamp}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+  await page.locator('.account-menu summary').click();
+  await page.getByRole('button', { name: 'Sign out of @yuki' }).click();
+  await expect(page.getByText('1 action waiting to be sent would go with it.')).toBeVisible();
+  await page.getByRole('button', { name: 'Keep them for the next sign-in' }).click();
+  await context.setOffline(false);
+  await signInWithToken(page, 'yuki');
+  const me = await api(page, token('yuki'), '/user');
+  await expect.poll(async () => (await api(page, token('yuki'), `/user/${me.uuid}/posts/1`)).posts
+    .filter((p: any) => p.content === `kept through a sign-out ${stamp}`).length, { timeout: 20_000 }).toBe(1);
+  const found = (await api(page, token('yuki'), `/user/${me.uuid}/posts/1`)).posts.find((p: any) => p.content === `kept through a sign-out ${stamp}`);
+  await page.request.delete(`/api/v1/post/${found.uuid}`, { headers: auth('yuki') });
+});

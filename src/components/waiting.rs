@@ -1,0 +1,175 @@
+//! What waits in the outbox, shown where it was made (`store/outbox.rs`
+//! keeps and sends it): waiting posts and replies as cards marked
+//! "Waiting to send", which can be edited, replied to or discarded; the
+//! mark on a post whose edit or deletion waits; the header's count, which
+//! opens the list of everything waiting (`routes/outbox.rs`).
+
+use super::counter::{content_problem, Counter};
+use super::post_card::PostContent;
+use crate::account::session::use_session;
+use crate::i18n::t;
+use crate::routes::AppPath;
+use crate::store::outbox::{posts_under, waiting_post, Action, Waiting, LOCAL};
+use crate::store::use_store;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use perch_model::validate_content;
+
+/// The waiting posts under `root` (a thread's post; Home: top-level ones),
+/// each followed by the waiting replies to it.
+#[component]
+pub fn WaitingPosts(#[prop(optional)] root: Option<String>) -> impl IntoView {
+    let waiting = use_store().waiting();
+    let keys =
+        move || waiting.with(|list| posts_under(list, root.as_deref()).into_iter().map(|w| w.key).collect::<Vec<_>>());
+    view! {
+        <For each=keys key=|k| k.clone() let:key>
+            <WaitingPost key/>
+        </For>
+    }
+}
+
+/// Why an action is not sent yet, in words.
+fn state_of(w: &Waiting) -> String {
+    match &w.refused {
+        Some(refusal) => t::not_sent(refusal.error().explain().get()).get(),
+        None => t::waiting_to_send().get(),
+    }
+}
+
+/// One waiting post or reply, as a card.
+#[component]
+pub fn WaitingPost(key: String) -> impl IntoView {
+    let (store, session) = (use_store(), use_session());
+    let waiting = store.waiting();
+    let entry = Memo::new({
+        let key = key.clone();
+        move |_| waiting.with(|list| list.iter().find(|w| w.key == key).cloned())
+    });
+    let editing = RwSignal::new(false);
+    let replying = RwSignal::new(false);
+    move || {
+        let me = session.user()?;
+        let w = entry.get()?;
+        let post = waiting_post(&w, &me)?;
+        let name = me.shown_name().to_owned();
+        let key = w.key.clone();
+        let parent = post.parent.uuid().map(str::to_owned);
+        let replying_to = parent.map(|p| match p.starts_with(LOCAL) {
+            true => view! { <p class="replying-to">{t::replying_to_waiting()}</p> }.into_any(),
+            false => view! {
+                <p class="replying-to">{t::replying_to_prefix_post()} " " <a href=AppPath::Thread(&p).href()>{t::a_post()}</a></p>
+            }
+            .into_any(),
+        });
+        let refused = w.refused.is_some();
+        let (s1, s2) = (store.clone(), store.clone());
+        let (k1, k2, k3) = (key.clone(), key.clone(), key.clone());
+        let content = post.content.clone();
+        let locked = post.locked;
+        Some(view! {
+            <article class="post waiting" data-waiting=key.clone() aria-label=t::waiting_to_send()>
+                <header class="post-head">
+                    <super::avatar::Avatar src=me.avatar.clone() name=name.clone()/>
+                    <span class="author"><span class="display-name" dir="auto">{name}</span> " " <span class="handle">{format!("@{}", me.username)}</span></span>
+                </header>
+                {replying_to}
+                {move || match editing.get() {
+                    true => view! { <WaitingEditor key=k1.clone() text=content.clone() locked editing/> }.into_any(),
+                    false => view! { <PostContent content=content.clone()/> }.into_any(),
+                }}
+                <footer class="post-meta">
+                    <span class="waiting-mark" class:refused=refused>{state_of(&w)}</span>
+                    {refused.then(|| view! { <button type="button" class="link-button" on:click=move |_| s1.retry_waiting(&k2)>{t::retry()}</button> })}
+                    <button type="button" class="link-button" on:click=move |_| editing.set(true)>{t::edit()}</button>
+                    {(!locked).then(|| view! {
+                        <button type="button" class="link-button" aria-expanded=move || replying.get().to_string()
+                            on:click=move |_| replying.update(|r| *r = !*r)>{t::reply()}</button>
+                    })}
+                    <button type="button" class="link-button" on:click=move |_| s2.discard_waiting(&k3)>{t::discard()}</button>
+                </footer>
+                {move || replying.get().then(|| view! {
+                    <super::composer::Composer parent=post.uuid.clone()/>
+                })}
+            </article>
+        })
+    }
+}
+
+/// Changes a waiting post's text: what will be sent, not a second request.
+#[component]
+fn WaitingEditor(key: String, text: String, locked: bool, editing: RwSignal<bool>) -> impl IntoView {
+    let store = use_store();
+    let field_id = format!("waiting-text-{key}");
+    let counter_id = format!("waiting-count-{key}");
+    let text = RwSignal::new(text);
+    let locked = RwSignal::new(locked);
+    let invalid = move || text.with(|t| validate_content(t).err());
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if invalid().is_none() {
+            store.change_waiting(&key, text.get_untracked(), locked.get_untracked());
+            editing.set(false);
+        }
+    };
+    view! {
+        <form class="edit-form" on:submit=save>
+            <label for=field_id.clone()>{t::edit_post_text()}</label>
+            <textarea id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <div class="composer-row">
+                <Counter text id=counter_id/>
+                <label class="switch"><input type="checkbox" prop:checked=move || locked.get() on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>
+                <button type="submit" disabled=move || invalid().is_some()>{t::save()}</button>
+                <button type="button" class="secondary" on:click=move |_| editing.set(false)>{t::cancel()}</button>
+            </div>
+            {move || invalid().map(|e| view! { <p class="error">{content_problem(&e)}</p> })}
+        </form>
+    }
+}
+
+/// On the account's post: its edit or deletion waits (or was refused),
+/// with Undo (or Retry and Discard).
+#[component]
+pub fn WaitingMark(uuid: String) -> impl IntoView {
+    let store = use_store();
+    let entry = Memo::new({
+        let store = store.clone();
+        move |_| store.waiting_on(&uuid).filter(|w| matches!(w.action, Action::Edit { .. } | Action::Delete { .. }))
+    });
+    move || {
+        let w = entry.get()?;
+        let what = match w.action {
+            Action::Delete { .. } => t::delete_waiting(),
+            _ => t::edit_waiting(),
+        };
+        let refused = w.refused.is_some();
+        let (s1, s2, k1, k2) = (store.clone(), store.clone(), w.key.clone(), w.key.clone());
+        Some(view! {
+            <span class="waiting-mark" class:refused=refused role="status">
+                {what} {w.refused.as_ref().map(|_| format!(" · {}", state_of(&w)))}
+            </span>
+            {refused.then(|| view! { <button type="button" class="link-button" on:click=move |_| s1.retry_waiting(&k1)>{t::retry()}</button> })}
+            <button type="button" class="link-button" on:click=move |_| s2.discard_waiting(&k2)>
+                {if refused { t::discard() } else { t::undo() }}
+            </button>
+        })
+    }
+}
+
+/// The header's count of waiting actions, a link to their list.
+#[component]
+pub fn WaitingCount() -> impl IntoView {
+    let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
+    let count = move || waiting.with(Vec::len) as u64;
+    let shown = Memo::new(move |_| count() > 0);
+    move || {
+        shown.get().then(|| {
+            view! {
+                <li><A href=AppPath::Outbox.href() attr:class="waiting-count" attr:aria-label=move || t::waiting_count_label(count()).get()>
+                    {move || t::waiting_count(count()).get()}
+                </A></li>
+            }
+        })
+    }
+}

@@ -1,0 +1,849 @@
+//! The outbox: what the account did that the server has not taken yet.
+//! A post, reply, edit, deletion, like or follow made while the server
+//! cannot be reached (offline, or a try got no answer) waits here instead
+//! of failing. It is kept in IndexedDB (database `perch`, store `outbox`,
+//! one JSON text per account, beside the local copy of `copy.rs`), so it
+//! survives a reload, a browser restart and a crashed tab.
+//!
+//! It is sent in order ([`Store::send_waiting`]) on start, on `online` and
+//! when a request is answered again, by one tab at a time (a lock shared
+//! by tabs). Each action carries its own Idempotency-Key, kept with it, so
+//! a try whose answer was lost is done once.
+//!
+//! Folding: a like or follow clicked back to what the server has leaves
+//! the outbox, and nothing is sent; an edit or a deletion of a waiting post
+//! changes or removes it; a reply to a waiting post waits for it and is
+//! sent with its real uuid.
+//!
+//! Refusals are never silent: a refused action stays, with the server's
+//! reason, until it is tried again, changed or discarded. A 401 waits for
+//! the account to sign in again, a 429 for its Retry-After, a 5xx or a
+//! network failure is tried again with backoff, [`TRIES`] times.
+//!
+//! Every change is made under a lock shared by tabs, on what IndexedDB
+//! holds at that moment, and other tabs hear of it through
+//! `Key::Outbox` (which also holds the count the sign-out question reads).
+
+use super::copy::{call, idb, read_at_start, Db};
+use super::toggle::Toggle;
+use super::{lock, Store, ToggleKey};
+use crate::api::{classify, ApiError};
+use crate::browser::web_storage::{self, Key};
+use leptos::prelude::*;
+use perch_model::{FollowAction, LikeAction, NewPost, Parent, Post, PostUpdate};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+
+/// The kept outbox's shape: an outbox of another version is not read.
+pub const VERSION: u32 = 1;
+/// Tries of a 5xx or a network failure before the action waits for Retry.
+pub const TRIES: u32 = 8;
+/// At most this many actions wait; beyond, a new one fails as before.
+pub const WAITING_KEPT: usize = 1000;
+/// A waiting post's uuid starts with this until the server gives it one.
+pub const LOCAL: &str = "waiting-";
+/// The lock changes of the outbox take, in every tab.
+const CHANGE_LOCK: &str = "perch.outbox.change";
+/// The lock only the sending tab holds.
+const SEND_LOCK: &str = "perch.outbox.send";
+
+/// One thing the account did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "lowercase")]
+pub enum Action {
+    /// A new post, or a reply to `parent` (a uuid, or a waiting post's).
+    Post {
+        id: String,
+        content: String,
+        locked: bool,
+        parent: Option<String>,
+    },
+    /// A change to the account's post; `before` is what it was.
+    Edit {
+        uuid: String,
+        content: String,
+        locked: bool,
+        before: String,
+        was_locked: bool,
+    },
+    Delete {
+        uuid: String,
+    },
+    /// Like (`want`) or unlike, where the server had `was`.
+    Like {
+        uuid: String,
+        want: bool,
+        was: bool,
+    },
+    /// `who`: the user's @username when it was made, for the list.
+    Follow {
+        uuid: String,
+        want: bool,
+        was: bool,
+        #[serde(default)]
+        who: String,
+    },
+}
+
+/// Why the server refused an action (`status` 0: no answer, tried
+/// [`TRIES`] times).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub status: u16,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn error(&self) -> ApiError {
+        match self.status {
+            0 => ApiError::Network(self.message.clone()),
+            status => classify(status, self.message.clone(), None),
+        }
+    }
+}
+
+/// An action and where it stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// Its Idempotency-Key, and its name in the outbox.
+    pub key: String,
+    pub action: Action,
+    /// When it was made (browser time, ms).
+    pub made: f64,
+    /// When a try first got no answer: the server may have done it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tried: Option<f64>,
+    #[serde(default)]
+    pub tries: u32,
+    /// Not tried again before this time (backoff, Retry-After).
+    #[serde(default)]
+    pub after: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<Refusal>,
+}
+
+impl Waiting {
+    pub fn new(action: Action) -> Self {
+        Waiting { key: new_key(), action, made: js_sys::Date::now(), tried: None, tries: 0, after: 0.0, refused: None }
+    }
+
+    /// The waiting post this one replies to, if any.
+    fn waits_for(&self) -> Option<&str> {
+        match &self.action {
+            Action::Post { parent: Some(p), .. } if p.starts_with(LOCAL) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The toggle it drives, if it is a like or follow.
+    pub fn toggle(&self) -> Option<(ToggleKey, bool, bool)> {
+        match &self.action {
+            Action::Like { uuid, want, was } => Some((ToggleKey::Like(uuid.clone()), *want, *was)),
+            Action::Follow { uuid, want, was, .. } => Some((ToggleKey::Follow(uuid.clone()), *want, *was)),
+            _ => None,
+        }
+    }
+}
+
+/// A new Idempotency-Key: a random uuid from the browser.
+pub fn new_key() -> String {
+    window().crypto().map(|c| c.random_uuid()).unwrap_or_default()
+}
+
+#[derive(Serialize, Deserialize)]
+struct Kept {
+    version: u32,
+    account: String,
+    waiting: Vec<Waiting>,
+}
+
+/// The outbox `index.html` read for the account current at start.
+pub async fn read() -> Option<(String, String)> {
+    read_at_start(Db::Outbox).await
+}
+
+/// What was kept for `me`, if it reads as this version's outbox of `me`.
+pub fn parse(me: &str, account: &str, text: &str) -> Option<Vec<Waiting>> {
+    let kept: Kept = serde_json::from_str(text).ok()?;
+    (kept.version == VERSION && kept.account == me && account == me && kept.waiting.len() <= WAITING_KEPT)
+        .then_some(kept.waiting)
+}
+
+/// The outbox IndexedDB holds for `me` now; `None` when it cannot be read.
+async fn load(me: &str) -> Option<Vec<Waiting>> {
+    if count(me) == 0 {
+        return Some(Vec::new());
+    }
+    let text = call(Db::Outbox, "get", &[me.into()]).await.ok()?;
+    match text.as_string() {
+        Some(text) => Some(parse(me, me, &text).unwrap_or_default()),
+        None => Some(Vec::new()),
+    }
+}
+
+async fn save(me: &str, waiting: &[Waiting]) {
+    let kept = Kept { version: VERSION, account: me.to_owned(), waiting: waiting.to_vec() };
+    let text = serde_json::to_string(&kept).unwrap_or_default();
+    // The count is written first and removed last: without it, what
+    // IndexedDB holds was discarded at a sign-out and is not read again.
+    // Other tabs hear of the change; the sign-out question reads the count.
+    let key = Key::Outbox { account: me.to_owned() };
+    if waiting.is_empty() {
+        let _ = call(Db::Outbox, "drop", &[me.into()]).await;
+        web_storage::remove(&key);
+    } else {
+        web_storage::set(&key, &format!("{} {}", waiting.len(), js_sys::Date::now()));
+        let _ = call(Db::Outbox, "put", &[me.into(), JsValue::from_str(&text)]).await;
+    }
+}
+
+/// How many actions `account` has waiting, as the last change left them.
+pub fn count(account: &str) -> usize {
+    web_storage::get(&Key::Outbox { account: account.to_owned() })
+        .and_then(|v| v.split(' ').next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// Drops `account`'s outbox (sign-out, when the person said so).
+pub fn forget(account: &str) {
+    web_storage::remove(&Key::Outbox { account: account.to_owned() });
+    let account = JsValue::from_str(account);
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = call(Db::Outbox, "drop", &[account]).await;
+    });
+}
+
+/// Whether the browser says it is offline.
+fn offline() -> bool {
+    !window().navigator().on_line()
+}
+
+/// How long to wait after `tries` failed tries: 2 s, doubling, at most 2 min.
+fn backoff_ms(tries: u32) -> f64 {
+    (2_000.0 * 2f64.powi(tries.saturating_sub(1).min(16) as i32)).min(120_000.0)
+}
+
+/// What a try of an action ended with.
+enum Outcome {
+    Posted(Post),
+    Edited(Post),
+    Deleted,
+    /// The toggle's state on the server now.
+    Toggled(bool),
+}
+
+impl Store {
+    /// The account's waiting actions, in the order they will be sent.
+    pub fn waiting(&self) -> ArcReadSignal<Vec<Waiting>> {
+        self.outbox.read_only()
+    }
+
+    /// Whether a new write should wait in the outbox rather than be tried
+    /// now: the browser is offline, the server did not answer the last
+    /// request, or earlier actions are still waiting (order is kept).
+    pub(super) fn must_wait(&self) -> bool {
+        offline()
+            || self.api.reach_untracked().unreachable
+            || self.outbox.with_untracked(|w| w.iter().any(|w| w.refused.is_none()))
+    }
+
+    /// Starts from what was kept for the account at start: the waiting
+    /// likes and follows show their new state, edits their new text; then
+    /// the outbox is sent, and kept following other tabs.
+    pub fn start_outbox(&self, kept: Option<(String, String)>) {
+        if let Some(me) = self.me() {
+            if count(&me) == 0 {
+                // Discarded at a sign-out whose drop may not have finished.
+                if kept.is_some() {
+                    forget(&me);
+                }
+            } else if let Some(waiting) = kept.and_then(|(account, text)| parse(&me, &account, &text)) {
+                self.outbox_now(waiting, false);
+            }
+        }
+        // Signed in during the visit: that account's outbox is read.
+        let (store, session) = (self.clone(), self.session);
+        Effect::new(move |was: Option<Option<String>>| {
+            let me = session.user().map(|u| u.uuid);
+            if was.is_some_and(|was| was != me) && me.is_some() {
+                let store = store.clone();
+                leptos::task::spawn_local(async move { store.read_outbox_again().await });
+            }
+            me
+        });
+        // Another tab changed it.
+        let store = self.clone();
+        web_storage::on_change_elsewhere(move |name, _| {
+            let Some(me) = store.me() else { return };
+            if name == (Key::Outbox { account: me }).name() {
+                let store = store.clone();
+                leptos::task::spawn_local(async move { store.read_outbox_again().await });
+            }
+        });
+        let store = self.clone();
+        let online = window_event_listener(leptos::ev::online, move |_| store.send_waiting(true));
+        on_cleanup(move || online.remove());
+        // A request answered again after none was: the server is back.
+        let (store, api) = (self.clone(), self.api.clone());
+        Effect::new(move |was_unreachable: Option<bool>| {
+            let unreachable = api.reach().unreachable;
+            if was_unreachable == Some(true) && !unreachable {
+                store.send_waiting(true);
+            }
+            unreachable
+        });
+        self.send_waiting(false);
+    }
+
+    /// Reads the account's outbox as IndexedDB holds it once no tab is
+    /// changing it (a change announced is then written whole), and sends it.
+    async fn read_outbox_again(&self) {
+        let Some(me) = self.me() else { return };
+        if let Some(waiting) = crate::browser::tab_lock::exclusive(CHANGE_LOCK, load(&me)).await {
+            self.outbox_now(waiting, true);
+            self.send_waiting(false);
+        }
+    }
+
+    /// The outbox is `waiting` now: shown, and the toggles follow it.
+    /// `elsewhere`: another tab changed it.
+    fn outbox_now(&self, waiting: Vec<Waiting>, elsewhere: bool) {
+        let before = self.outbox.get_untracked();
+        for (key, want, was) in waiting.iter().filter_map(Waiting::toggle) {
+            let toggle = self.toggle_with(key, Toggle::new(was));
+            toggle.update(|t| t.waits(was, want));
+        }
+        // A toggle that left the outbox in another tab was sent there.
+        for (key, want, _) in before.iter().filter(|_| elsewhere).filter_map(Waiting::toggle) {
+            if !waiting.iter().filter_map(Waiting::toggle).any(|(k, ..)| k == key) {
+                let toggle = self.toggle_with(key, Toggle::new(want));
+                toggle.update(|t| t.learn_waited(want));
+            }
+        }
+        self.outbox.set(waiting);
+    }
+
+    /// Changes the outbox as `change` says, on what every tab left in it,
+    /// and keeps the result; answers what `change` answered.
+    pub(super) async fn change_outbox<R>(&self, change: impl FnOnce(&mut Vec<Waiting>) -> R) -> Option<R> {
+        let me = self.me()?;
+        let store = self.clone();
+        let changed = crate::browser::tab_lock::exclusive(CHANGE_LOCK, async move {
+            let mut waiting = match idb(Db::Outbox) {
+                Some(_) => load(&me).await.unwrap_or_else(|| store.outbox.get_untracked()),
+                None => store.outbox.get_untracked(),
+            };
+            let answer = change(&mut waiting);
+            save(&me, &waiting).await;
+            store.outbox_now(waiting, false);
+            answer
+        });
+        Some(changed.await)
+    }
+
+    /// Puts `action` in the outbox and sends what can be sent. Answers
+    /// false when it could not be kept (the outbox is full).
+    pub(super) async fn wait_with(&self, mut waiting: Waiting) -> bool {
+        if waiting.key.is_empty() {
+            waiting.key = new_key();
+        }
+        let kept = self
+            .change_outbox(move |list| {
+                if list.len() >= WAITING_KEPT {
+                    return false;
+                }
+                list.push(waiting);
+                true
+            })
+            .await
+            .unwrap_or(false);
+        if kept {
+            self.send_waiting(false);
+        }
+        kept
+    }
+
+    /// A like or follow clicked while it waits (or while writes wait): the
+    /// outbox holds what the person wants now, or nothing when that is
+    /// what the server has.
+    pub(super) fn toggle_waits(&self, key: ToggleKey, want: bool, was: bool, tried: Option<f64>) {
+        let who = match &key {
+            ToggleKey::Follow(uuid) => self.user(uuid).map(|u| u.with_untracked(|u| u.username.clone())),
+            ToggleKey::Like(_) => None,
+        }
+        .unwrap_or_default();
+        let store = self.clone();
+        leptos::task::spawn_local(async move {
+            store
+                .change_outbox(move |list| {
+                    let same = |w: &Waiting| w.toggle().is_some_and(|(k, ..)| k == key);
+                    match list.iter_mut().find(|w| same(w)) {
+                        Some(_) if want == was => list.retain(|w| !same(w)),
+                        Some(w) => {
+                            w.action = action_for(&key, want, was, &who);
+                            w.refused = None;
+                        }
+                        None if want != was => {
+                            let mut w = Waiting::new(action_for(&key, want, was, &who));
+                            w.tried = tried;
+                            list.push(w)
+                        }
+                        None => {}
+                    }
+                })
+                .await;
+            store.send_waiting(false);
+        });
+    }
+
+    /// Discards the waiting action `key`: a waiting post goes with the
+    /// replies that wait for it; a like or follow shows the server's state
+    /// again, an edit the post as it was.
+    pub fn discard_waiting(&self, key: &str) {
+        let (store, key) = (self.clone(), key.to_owned());
+        leptos::task::spawn_local(async move {
+            let gone = store
+                .change_outbox(|list| {
+                    let mut gone: Vec<Waiting> = list.iter().filter(|w| w.key == key).cloned().collect();
+                    // Replies to a discarded post, and theirs.
+                    loop {
+                        let ids: Vec<String> = gone.iter().filter_map(|w| post_id(w).map(str::to_owned)).collect();
+                        let more: Vec<Waiting> = list
+                            .iter()
+                            .filter(|w| w.waits_for().is_some_and(|p| ids.iter().any(|i| i == p)))
+                            .filter(|w| !gone.iter().any(|g| g.key == w.key))
+                            .cloned()
+                            .collect();
+                        if more.is_empty() {
+                            break;
+                        }
+                        gone.extend(more);
+                    }
+                    list.retain(|w| !gone.iter().any(|g| g.key == w.key));
+                    gone
+                })
+                .await
+                .unwrap_or_default();
+            for w in gone {
+                match w.action {
+                    Action::Like { uuid, was, .. } => {
+                        store.toggle_with(ToggleKey::Like(uuid), Toggle::new(was)).set(Toggle::new(was))
+                    }
+                    Action::Follow { uuid, was, .. } => {
+                        store.toggle_with(ToggleKey::Follow(uuid), Toggle::new(was)).set(Toggle::new(was))
+                    }
+                    _ => {}
+                }
+            }
+        });
+    }
+
+    /// Tries a refused or stopped action again now.
+    pub fn retry_waiting(&self, key: &str) {
+        let (store, key) = (self.clone(), key.to_owned());
+        leptos::task::spawn_local(async move {
+            store
+                .change_outbox(|list| {
+                    if let Some(w) = list.iter_mut().find(|w| w.key == key) {
+                        w.refused = None;
+                        w.tries = 0;
+                        w.after = 0.0;
+                    }
+                })
+                .await;
+            store.send_waiting(true);
+        });
+    }
+
+    /// Changes the text of a waiting post, or of a waiting edit: what will
+    /// be sent, not a second request.
+    pub fn change_waiting(&self, key: &str, text: String, locked: bool) {
+        let (store, key) = (self.clone(), key.to_owned());
+        leptos::task::spawn_local(async move {
+            store
+                .change_outbox(|list| {
+                    if let Some(w) = list.iter_mut().find(|w| w.key == key) {
+                        match &mut w.action {
+                            Action::Post { content, locked: l, .. } | Action::Edit { content, locked: l, .. } => {
+                                *content = text;
+                                *l = locked;
+                                w.refused = None;
+                                w.tries = 0;
+                                w.after = 0.0;
+                            }
+                            _ => {}
+                        }
+                    }
+                })
+                .await;
+            store.send_waiting(false);
+        });
+    }
+
+    /// Whether the like or follow `key` waits in the outbox.
+    pub(super) fn toggle_waiting(&self, key: &ToggleKey) -> bool {
+        self.outbox.with_untracked(|list| list.iter().any(|w| w.toggle().is_some_and(|(k, ..)| &k == key)))
+    }
+
+    /// The waiting edit of the account's post `uuid`, if any: its text
+    /// and Locked switch are what the post shows until it is sent.
+    pub fn waiting_edit(&self, uuid: &str) -> Option<(String, bool)> {
+        self.outbox.with(|list| {
+            list.iter().rev().find_map(|w| match &w.action {
+                Action::Edit { uuid: u, content, locked, .. } if u == uuid => Some((content.clone(), *locked)),
+                _ => None,
+            })
+        })
+    }
+
+    /// The waiting action on the post or toggle `uuid` (an edit, a
+    /// deletion, a like or follow), for its mark.
+    pub fn waiting_on(&self, uuid: &str) -> Option<Waiting> {
+        self.outbox.with(|list| {
+            list.iter()
+                .rev()
+                .find(|w| match &w.action {
+                    Action::Edit { uuid: u, .. }
+                    | Action::Delete { uuid: u }
+                    | Action::Like { uuid: u, .. }
+                    | Action::Follow { uuid: u, .. } => u == uuid,
+                    Action::Post { .. } => false,
+                })
+                .cloned()
+        })
+    }
+
+    /// Sends the waiting actions in order, from this tab while it holds
+    /// the lock (another tab sending meanwhile leaves nothing to send).
+    /// `again`: the server or the network is back; actions waiting for
+    /// their backoff are tried at once.
+    pub fn send_waiting(&self, again: bool) {
+        if self.outbox.with_untracked(|w| w.is_empty()) || offline() {
+            return;
+        }
+        if again {
+            lock(&self.inner.outbox_again).clone_from(&true);
+        }
+        if self.inner.outbox_sending.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let store = self.clone();
+        leptos::task::spawn_local(async move {
+            crate::browser::tab_lock::exclusive(SEND_LOCK, store.send_in_order()).await;
+            store.inner.outbox_sending.store(false, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+
+    async fn send_in_order(&self) {
+        loop {
+            if offline() || self.session.ended_untracked() {
+                return;
+            }
+            let again = std::mem::take(&mut *lock(&self.inner.outbox_again));
+            let now = js_sys::Date::now();
+            // The first action that may go now, with every tab's latest.
+            let next = self
+                .change_outbox(|list| {
+                    if again {
+                        for w in list.iter_mut().filter(|w| w.refused.is_none()) {
+                            w.after = 0.0;
+                        }
+                    }
+                    list.iter().find(|w| w.refused.is_none() && w.waits_for().is_none()).cloned()
+                })
+                .await
+                .flatten();
+            let Some(next) = next else { return };
+            if next.after > now {
+                self.send_later(next.after - now);
+                return;
+            }
+            let result = self.try_action(&next).await;
+            let stop = match &result {
+                Ok(outcome) => {
+                    self.done(&next, outcome).await;
+                    false
+                }
+                Err(error) => self.not_done(&next, error).await,
+            };
+            if stop {
+                return;
+            }
+        }
+    }
+
+    /// Sends again in `ms` (the next try's time).
+    fn send_later(&self, ms: f64) {
+        let store = self.clone();
+        set_timeout(move || store.send_waiting(false), std::time::Duration::from_millis(ms.max(0.0) as u64 + 50));
+    }
+
+    /// One try of `w`.
+    async fn try_action(&self, w: &Waiting) -> Result<Outcome, ApiError> {
+        match &w.action {
+            Action::Post { content, locked, parent, .. } => {
+                let body = NewPost { content: content.clone(), locked: *locked, parent: parent.clone() };
+                // A server that ignores the key may have made it on a try
+                // whose answer was lost.
+                if let Some(since) = w.tried {
+                    let look: std::pin::Pin<Box<dyn std::future::Future<Output = Option<Post>> + '_>> =
+                        Box::pin(self.already_made(&body, since as i64));
+                    if let Some(post) = look.await {
+                        return Ok(Outcome::Posted(post));
+                    }
+                }
+                self.api.send_post(&body, &w.key).await.map(Outcome::Posted)
+            }
+            Action::Edit { uuid, content, locked, .. } => {
+                let update = PostUpdate { content: Some(content.clone()), locked: Some(*locked) };
+                self.api.update_post(uuid, &update, &w.key).await.map(Outcome::Edited)
+            }
+            Action::Delete { uuid } => match self.api.delete_post(uuid, &w.key).await {
+                // Gone already: what was asked is done.
+                Ok(_) | Err(ApiError::NotFound(_)) => Ok(Outcome::Deleted),
+                Err(e) => Err(e),
+            },
+            Action::Like { uuid, want, .. } => {
+                // A try whose answer was lost may have toggled already.
+                if w.tried.is_some() {
+                    let post = self.api.get_post(uuid).await?;
+                    self.put_post(post);
+                }
+                if self.liked_said(uuid) == Some(*want) {
+                    return Ok(Outcome::Toggled(*want));
+                }
+                self.api.like(uuid).await.map(|r| Outcome::Toggled(r.action == LikeAction::Liked))
+            }
+            Action::Follow { uuid, want, .. } => {
+                if w.tried.is_some() {
+                    let user = self.api.user(uuid).await?;
+                    self.put_user(user);
+                }
+                if self.followed_said(uuid) == Some(*want) {
+                    return Ok(Outcome::Toggled(*want));
+                }
+                self.api.follow(uuid).await.map(|r| Outcome::Toggled(r.action == FollowAction::Followed))
+            }
+        }
+    }
+
+    /// `sent` was done: it leaves the outbox (or, changed meanwhile, what
+    /// changed is sent next), and the store shows the server's answer.
+    async fn done(&self, sent: &Waiting, outcome: &Outcome) {
+        let real = match outcome {
+            Outcome::Posted(post) => Some(post.uuid.clone()),
+            _ => None,
+        };
+        let toggled = match outcome {
+            Outcome::Toggled(now) => Some(*now),
+            _ => None,
+        };
+        let sent_clone = sent.clone();
+        let settled = self
+            .change_outbox(move |list| {
+                let sent = &sent_clone;
+                if let (Some(real), Some(id)) = (&real, post_id(sent)) {
+                    // Replies that waited for it go with its real uuid.
+                    for w in list.iter_mut() {
+                        if let Action::Post { parent: Some(p), .. } = &mut w.action {
+                            if p == id {
+                                *p = real.clone();
+                            }
+                        }
+                    }
+                }
+                let at = list.iter().position(|w| w.key == sent.key)?;
+                let now = list[at].clone();
+                match (&now.action, &sent.action, toggled) {
+                    _ if now.action == sent.action && toggled.is_none() => {
+                        list.remove(at);
+                    }
+                    // Edited while it was sent: the change goes as an edit.
+                    (
+                        Action::Post { content, locked, .. },
+                        Action::Post { content: was, locked: was_locked, .. },
+                        _,
+                    ) => {
+                        if let Some(real) = &real {
+                            list[at] = Waiting::new(Action::Edit {
+                                uuid: real.clone(),
+                                content: content.clone(),
+                                locked: *locked,
+                                before: was.clone(),
+                                was_locked: *was_locked,
+                            });
+                        }
+                    }
+                    (Action::Like { want, .. } | Action::Follow { want, .. }, _, Some(now_on)) => {
+                        if *want == now_on {
+                            list.remove(at);
+                        } else {
+                            // Another device toggled it meanwhile: once more.
+                            let w = &mut list[at];
+                            w.tries += 1;
+                            if w.tries > TRIES {
+                                w.refused = Some(Refusal { status: 409, message: String::new() });
+                            }
+                            match &mut w.action {
+                                Action::Like { was, .. } | Action::Follow { was, .. } => *was = now_on,
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {
+                        // An edit changed again meanwhile: sent next, with a new key.
+                        list[at].key = new_key();
+                        list[at].tried = None;
+                    }
+                }
+                Some(now)
+            })
+            .await
+            .flatten();
+        match outcome {
+            Outcome::Posted(post) => self.post_sent(post.clone()),
+            Outcome::Edited(post) => self.post_edited(post.clone()),
+            Outcome::Deleted => {
+                if let Action::Delete { uuid } = &sent.action {
+                    self.post_deleted(uuid)
+                }
+            }
+            Outcome::Toggled(now) => {
+                let want = match settled.as_ref().map(|w| &w.action) {
+                    Some(Action::Like { want, .. } | Action::Follow { want, .. }) => *want,
+                    _ => *now,
+                };
+                match &sent.action {
+                    Action::Like { uuid, was, .. } => {
+                        self.like_answered(uuid, *was, *now);
+                        self.toggle_with(ToggleKey::Like(uuid.clone()), Toggle::new(*now))
+                            .update(|t| t.waits(*now, want));
+                    }
+                    Action::Follow { uuid, was, .. } => {
+                        self.follow_answered(uuid, *was, *now);
+                        self.toggle_with(ToggleKey::Follow(uuid.clone()), Toggle::new(*now))
+                            .update(|t| t.waits(*now, want));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// `w` was not done: a refusal is kept with its reason; a failure to
+    /// reach the server, a 5xx or a 429 waits to be tried again. Answers
+    /// whether sending stops here (later actions wait behind it).
+    async fn not_done(&self, w: &Waiting, error: &ApiError) -> bool {
+        let now = js_sys::Date::now();
+        let (key, failure) = (w.key.clone(), error.clone());
+        let stop = self
+            .change_outbox(move |list| {
+                let Some(w) = list.iter_mut().find(|w| w.key == key) else { return false };
+                let error = &failure;
+                match error {
+                    // Signed out elsewhere: waits for the account to sign in again.
+                    ApiError::Unauthorized(_) => true,
+                    ApiError::RateLimited { retry_after, .. } => {
+                        w.after = now + retry_after.unwrap_or(30) as f64 * 1000.0;
+                        true
+                    }
+                    ApiError::Network(_) | ApiError::Server { .. } => {
+                        if matches!(error, ApiError::Network(_)) && w.tried.is_none() {
+                            w.tried = Some(now);
+                        }
+                        w.tries += 1;
+                        if w.tries >= TRIES {
+                            w.refused = Some(refusal_of(error));
+                            false
+                        } else {
+                            w.after = now + backoff_ms(w.tries);
+                            true
+                        }
+                    }
+                    refused => {
+                        w.refused = Some(refusal_of(refused));
+                        false
+                    }
+                }
+            })
+            .await
+            .unwrap_or(true);
+        if let (Some((key, ..)), true) = (w.toggle(), !stop) {
+            // A refused like or follow shows the server's state, and why.
+            let toggle = self.toggle_with(key.clone(), Toggle::new(false));
+            toggle.update(Toggle::failed);
+            self.toggle_error_mut(&key).set(Some(error.explain()));
+        }
+        if stop && !matches!(error, ApiError::Unauthorized(_)) {
+            let after = self.outbox.with_untracked(|l| l.iter().find(|x| x.key == w.key).map(|x| x.after));
+            if let Some(after) = after {
+                self.send_later(after - now);
+            }
+        }
+        stop
+    }
+}
+
+fn refusal_of(error: &ApiError) -> Refusal {
+    let (status, message) = match error {
+        ApiError::Network(m) => (0, m.clone()),
+        ApiError::Unauthorized(m) => (401, m.clone()),
+        ApiError::Forbidden { message, .. } => (403, message.clone()),
+        ApiError::NotFound(m) => (404, m.clone()),
+        ApiError::Unprocessable(m) => (422, m.clone()),
+        ApiError::RateLimited { message, .. } => (429, message.clone()),
+        ApiError::Server { status, message } | ApiError::Other { status, message } => (*status, message.clone()),
+        ApiError::Invalid(m) => (502, m.clone()),
+    };
+    Refusal { status, message }
+}
+
+/// The waiting post's own id, if `w` is a post.
+fn post_id(w: &Waiting) -> Option<&str> {
+    match &w.action {
+        Action::Post { id, .. } => Some(id),
+        _ => None,
+    }
+}
+
+fn action_for(key: &ToggleKey, want: bool, was: bool, who: &str) -> Action {
+    match key {
+        ToggleKey::Like(uuid) => Action::Like { uuid: uuid.clone(), want, was },
+        ToggleKey::Follow(uuid) => Action::Follow { uuid: uuid.clone(), want, was, who: who.to_owned() },
+    }
+}
+
+/// The waiting posts to show under `root` (a thread's post, or `None`
+/// for Home: top-level ones), with the waiting replies to them, in order.
+pub fn posts_under(list: &[Waiting], root: Option<&str>) -> Vec<Waiting> {
+    let mut shown: Vec<Waiting> = Vec::new();
+    for w in list {
+        let Action::Post { parent, .. } = &w.action else { continue };
+        let under = match parent.as_deref() {
+            p if p == root => true,
+            Some(p) => shown.iter().any(|s| post_id(s) == Some(p)),
+            None => false,
+        };
+        if under {
+            shown.push(w.clone());
+        }
+    }
+    shown
+}
+
+/// The author a waiting post shows: the account.
+pub fn waiting_post(w: &Waiting, me: &perch_model::User) -> Option<Post> {
+    let Action::Post { id, content, locked, parent } = &w.action else { return None };
+    Some(Post {
+        uuid: id.clone(),
+        parent: parent.clone().map_or(Parent::None, Parent::Uuid),
+        author: me.clone(),
+        content: content.clone(),
+        from: None,
+        locked: *locked,
+        reply_count: 0,
+        like_count: 0,
+        created_at: None,
+        liked: None,
+    })
+}
