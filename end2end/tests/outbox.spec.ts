@@ -85,7 +85,7 @@ test('offline, a like, a follow, a post, a reply to it, its edit and a deletion 
   await expect(waitingCard(page, `written on a train, edited ${stamp}`)).toBeVisible();
 
   await expect(waitingCount(page)).toHaveText('5 waiting');
-  await expect.poll(async () => (await kept(page, 'outbox'))[me.uuid]?.waiting?.length).toBe(5);
+  await expect.poll(async () => (await kept(page, 'outbox'))[me.uuid]?.[2]?.length, 'kept in IndexedDB: [version, account, actions]').toBe(5);
 
   // A reload while still offline: everything still waits, and shows.
   await page.reload();
@@ -228,4 +228,61 @@ test('signing out with actions waiting asks first, and keeping them sends them a
     .filter((p: any) => p.content === `kept through a sign-out ${stamp}`).length, { timeout: 20_000 }).toBe(1);
   const found = (await api(page, token('yuki'), `/user/${me.uuid}/posts/1`)).posts.find((p: any) => p.content === `kept through a sign-out ${stamp}`);
   await page.request.delete(`/api/v1/post/${found.uuid}`, { headers: auth('yuki') });
+});
+
+test('with Undo send on, a new post is held 5 s: Undo puts its text back and nothing is sent; left alone, it goes', async ({ page }) => {
+  const stamp = Date.now();
+  await signInWithToken(page, 'tomas');
+  await page.locator('.account-menu summary').click();
+  await page.getByLabel(/Undo send/).check();
+  await page.locator('.account-menu summary').click();
+  const sent: string[] = [];
+  page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/post')) sent.push(r.url()); });
+  const box = page.getByLabel('Post text');
+  await box.fill(`take it back ${stamp}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(box).toHaveValue('');
+  const card = waitingCard(page, `take it back ${stamp}`);
+  await card.getByRole('button', { name: 'Undo' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(box).toHaveValue(`take it back ${stamp}`);
+  await expect(waitingCount(page)).toHaveCount(0);
+
+  // Left alone, it is sent once the 5 s are over.
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(card).toContainText('Waiting to send');
+  expect(sent, 'held, not sent yet').toEqual([]);
+  await expect(card).toHaveCount(0, { timeout: 15_000 });
+  expect(sent).toHaveLength(1);
+  const me = await api(page, token('tomas'), '/user');
+  const found = (await api(page, token('tomas'), `/user/${me.uuid}/posts/1`)).posts.filter((p: any) => p.content === `take it back ${stamp}`);
+  expect(found, 'one post: the undone one was never sent').toHaveLength(1);
+  await page.request.delete(`/api/v1/post/${found[0].uuid}`, { headers: auth('tomas') });
+  await page.evaluate(() => localStorage.removeItem('perch.undo_send'));
+});
+
+test('actions waiting when the browser is closed are sent when it is opened again', async ({ playwright }, testInfo) => {
+  const stamp = Date.now();
+  const dir = testInfo.outputPath('profile');
+  const { baseURL, launchOptions } = testInfo.project.use as any;
+  const open = () => playwright.chromium.launchPersistentContext(dir, { ...launchOptions, baseURL });
+  let browser = await open();
+  let page = browser.pages()[0] ?? await browser.newPage();
+  await signInWithToken(page, 'ines');
+  await browser.setOffline(true);
+  await page.getByLabel('Post text').fill(`written before closing ${stamp}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+  await browser.close();
+
+  browser = await open();
+  page = browser.pages()[0] ?? await browser.newPage();
+  await page.goto('/');
+  const me = await api(page, token('ines'), '/user');
+  await expect.poll(async () => (await api(page, token('ines'), `/user/${me.uuid}/posts/1`)).posts
+    .filter((p: any) => p.content === `written before closing ${stamp}`).length, { timeout: 20_000 }).toBe(1);
+  await expect(waitingCount(page)).toHaveCount(0);
+  const found = (await api(page, token('ines'), `/user/${me.uuid}/posts/1`)).posts.find((p: any) => p.content === `written before closing ${stamp}`);
+  await page.request.delete(`/api/v1/post/${found.uuid}`, { headers: auth('ines') });
+  await browser.close();
 });

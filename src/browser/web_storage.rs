@@ -27,6 +27,8 @@ pub enum Key {
     /// How many of the account's actions wait in the outbox, and when that
     /// last changed: other tabs read the outbox again (`store/outbox.rs`).
     Outbox { account: String },
+    /// "on" when new posts are held 5 s with Undo (`store/outbox.rs`).
+    UndoSend,
 }
 
 /// Where a draft is being written.
@@ -58,6 +60,7 @@ impl Key {
                 DraftContext::Edit(post) => format!("perch.draft.{account}.edit.{post}"),
             },
             Key::Outbox { account } => format!("perch.outbox.{account}"),
+            Key::UndoSend => "perch.undo_send".into(),
         }
     }
 

@@ -63,6 +63,8 @@ fn AccountMenu() -> impl IntoView {
                 <Accounts current=user.clone()/>
                 <crate::components::language_menu::LanguageMenu/>
                 <button type="button" on:click=move |_| help.0.set(true)>{t::keyboard_shortcuts()}</button>
+                <label class="switch"><input type="checkbox" prop:checked=crate::store::outbox::undo_send()
+                    on:change=move |ev| crate::store::outbox::set_undo_send(event_target_checked(&ev))/>" " {t::undo_send_setting()}</label>
                 <SignOutButton label=t::sign_out_of(format!("@{}", user.username))/>
                 {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label=t::sign_out_of_all() all=true/> })}
             </div>

@@ -86,7 +86,10 @@ pub fn WaitingPost(key: String) -> impl IntoView {
                         <button type="button" class="link-button" aria-expanded=move || replying.get().to_string()
                             on:click=move |_| replying.update(|r| *r = !*r)>{t::reply()}</button>
                     })}
-                    <button type="button" class="link-button" on:click=move |_| s2.discard_waiting(&k3)>{t::discard()}</button>
+                    {match w.held() {
+                        true => view! { <button type="button" class="link-button" on:click=move |_| s2.undo_waiting(&k3)>{t::undo()}</button> }.into_any(),
+                        false => view! { <button type="button" class="link-button" on:click=move |_| s2.discard_waiting(&k3)>{t::discard()}</button> }.into_any(),
+                    }}
                 </footer>
                 {move || replying.get().then(|| view! {
                     <super::composer::Composer parent=post.uuid.clone()/>

@@ -28,7 +28,7 @@ use super::copy::{call, idb, read_at_start, Db};
 use super::toggle::Toggle;
 use super::{lock, Store, ToggleKey};
 use crate::api::{classify, ApiError};
-use crate::browser::web_storage::{self, Key};
+use crate::browser::web_storage::{self, DraftContext, Key};
 use leptos::prelude::*;
 use perch_model::{FollowAction, LikeAction, NewPost, Parent, Post, PostUpdate};
 use serde::{Deserialize, Serialize};
@@ -42,14 +42,17 @@ pub const TRIES: u32 = 8;
 pub const WAITING_KEPT: usize = 1000;
 /// A waiting post's uuid starts with this until the server gives it one.
 pub const LOCAL: &str = "waiting-";
+/// How long a new post is held with Undo, when the reader asked for it.
+pub const UNDO_MS: i64 = 5_000;
 /// The lock changes of the outbox take, in every tab.
 const CHANGE_LOCK: &str = "perch.outbox.change";
 /// The lock only the sending tab holds.
 const SEND_LOCK: &str = "perch.outbox.send";
 
-/// One thing the account did.
+/// One thing the account did. Kept as a tuple ([`ActionForm`]): a
+/// smaller reader than an enum of structs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "lowercase")]
+#[serde(into = "ActionForm", try_from = "ActionForm")]
 pub enum Action {
     /// A new post, or a reply to `parent` (a uuid, or a waiting post's).
     Post {
@@ -80,17 +83,64 @@ pub enum Action {
         uuid: String,
         want: bool,
         was: bool,
-        #[serde(default)]
         who: String,
     },
 }
 
+/// An action as kept: kind (0 post, 1 edit, 2 delete, 3 like, 4 follow),
+/// its post's or user's uuid (a waiting post's own id), its text (a
+/// follow: the @username), two switches (locked and was locked; want and
+/// was), the parent, and an edit's text before.
+type ActionForm = (u8, String, String, bool, bool, Option<String>, String);
+
+impl From<Action> for ActionForm {
+    fn from(action: Action) -> Self {
+        match action {
+            Action::Post { id, content, locked, parent } => (0, id, content, locked, false, parent, String::new()),
+            Action::Edit { uuid, content, locked, before, was_locked } => {
+                (1, uuid, content, locked, was_locked, None, before)
+            }
+            Action::Delete { uuid } => (2, uuid, String::new(), false, false, None, String::new()),
+            Action::Like { uuid, want, was } => (3, uuid, String::new(), want, was, None, String::new()),
+            Action::Follow { uuid, want, was, who } => (4, uuid, who, want, was, None, String::new()),
+        }
+    }
+}
+
+impl TryFrom<ActionForm> for Action {
+    type Error = String;
+
+    fn try_from((kind, uuid, text, a, b, parent, before): ActionForm) -> Result<Self, String> {
+        Ok(match kind {
+            0 => Action::Post { id: uuid, content: text, locked: a, parent },
+            1 => Action::Edit { uuid, content: text, locked: a, before, was_locked: b },
+            2 => Action::Delete { uuid },
+            3 => Action::Like { uuid, want: a, was: b },
+            4 => Action::Follow { uuid, want: a, was: b, who: text },
+            _ => return Err(format!("no action {kind}")),
+        })
+    }
+}
+
 /// Why the server refused an action (`status` 0: no answer, tried
-/// [`TRIES`] times).
+/// [`TRIES`] times). Kept as `[status, message]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "(u16, String)", from = "(u16, String)")]
 pub struct Refusal {
     pub status: u16,
     pub message: String,
+}
+
+impl From<Refusal> for (u16, String) {
+    fn from(r: Refusal) -> Self {
+        (r.status, r.message)
+    }
+}
+
+impl From<(u16, String)> for Refusal {
+    fn from((status, message): (u16, String)) -> Self {
+        Refusal { status, message }
+    }
 }
 
 impl Refusal {
@@ -102,29 +152,41 @@ impl Refusal {
     }
 }
 
-/// An action and where it stands.
+/// An action and where it stands. Kept as a tuple ([`WaitingForm`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "WaitingForm", from = "WaitingForm")]
 pub struct Waiting {
     /// Its Idempotency-Key, and its name in the outbox.
     pub key: String,
     pub action: Action,
     /// When it was made (browser time, ms).
-    pub made: f64,
+    pub made: i64,
     /// When a try first got no answer: the server may have done it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tried: Option<f64>,
-    #[serde(default)]
+    pub tried: Option<i64>,
     pub tries: u32,
     /// Not tried again before this time (backoff, Retry-After).
-    #[serde(default)]
-    pub after: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: i64,
     pub refused: Option<Refusal>,
+}
+
+/// A waiting action as kept: key, action, made, tried, tries, after, refused.
+type WaitingForm = (String, Action, i64, Option<i64>, u32, i64, Option<Refusal>);
+
+impl From<Waiting> for WaitingForm {
+    fn from(w: Waiting) -> Self {
+        (w.key, w.action, w.made, w.tried, w.tries, w.after, w.refused)
+    }
+}
+
+impl From<WaitingForm> for Waiting {
+    fn from((key, action, made, tried, tries, after, refused): WaitingForm) -> Self {
+        Waiting { key, action, made, tried, tries, after, refused }
+    }
 }
 
 impl Waiting {
     pub fn new(action: Action) -> Self {
-        Waiting { key: new_key(), action, made: js_sys::Date::now(), tried: None, tries: 0, after: 0.0, refused: None }
+        Waiting { key: new_key(), action, made: now_ms(), tried: None, tries: 0, after: 0, refused: None }
     }
 
     /// The waiting post this one replies to, if any.
@@ -133,6 +195,11 @@ impl Waiting {
             Action::Post { parent: Some(p), .. } if p.starts_with(LOCAL) => Some(p),
             _ => None,
         }
+    }
+
+    /// Held for Undo send: not tried yet, and not to be before `after`.
+    pub fn held(&self) -> bool {
+        self.tries == 0 && self.after > 0 && self.refused.is_none()
     }
 
     /// The toggle it drives, if it is a like or follow.
@@ -145,17 +212,32 @@ impl Waiting {
     }
 }
 
+/// Whether new posts and replies are held [`UNDO_MS`] with Undo (a
+/// setting of the browser's, off unless turned on).
+pub fn undo_send() -> bool {
+    web_storage::get(&Key::UndoSend).is_some_and(|v| v == "on")
+}
+
+pub fn set_undo_send(on: bool) {
+    if on {
+        web_storage::set(&Key::UndoSend, "on");
+    } else {
+        web_storage::remove(&Key::UndoSend);
+    }
+}
+
+/// Browser time, in milliseconds.
+pub fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
 /// A new Idempotency-Key: a random uuid from the browser.
 pub fn new_key() -> String {
     window().crypto().map(|c| c.random_uuid()).unwrap_or_default()
 }
 
-#[derive(Serialize, Deserialize)]
-struct Kept {
-    version: u32,
-    account: String,
-    waiting: Vec<Waiting>,
-}
+/// An account's outbox as kept: version, account, the actions in order.
+type Kept = (u32, String, Vec<Waiting>);
 
 /// The outbox `index.html` read for the account current at start.
 pub async fn read() -> Option<(String, String)> {
@@ -164,9 +246,8 @@ pub async fn read() -> Option<(String, String)> {
 
 /// What was kept for `me`, if it reads as this version's outbox of `me`.
 pub fn parse(me: &str, account: &str, text: &str) -> Option<Vec<Waiting>> {
-    let kept: Kept = serde_json::from_str(text).ok()?;
-    (kept.version == VERSION && kept.account == me && account == me && kept.waiting.len() <= WAITING_KEPT)
-        .then_some(kept.waiting)
+    let (version, kept_for, waiting): Kept = serde_json::from_str(text).ok()?;
+    (version == VERSION && kept_for == me && account == me && waiting.len() <= WAITING_KEPT).then_some(waiting)
 }
 
 /// The outbox IndexedDB holds for `me` now; `None` when it cannot be read.
@@ -182,8 +263,7 @@ async fn load(me: &str) -> Option<Vec<Waiting>> {
 }
 
 async fn save(me: &str, waiting: &[Waiting]) {
-    let kept = Kept { version: VERSION, account: me.to_owned(), waiting: waiting.to_vec() };
-    let text = serde_json::to_string(&kept).unwrap_or_default();
+    let text = serde_json::to_string(&(VERSION, me, waiting)).unwrap_or_default();
     // The count is written first and removed last: without it, what
     // IndexedDB holds was discarded at a sign-out and is not read again.
     // Other tabs hear of the change; the sign-out question reads the count.
@@ -192,7 +272,7 @@ async fn save(me: &str, waiting: &[Waiting]) {
         let _ = call(Db::Outbox, "drop", &[me.into()]).await;
         web_storage::remove(&key);
     } else {
-        web_storage::set(&key, &format!("{} {}", waiting.len(), js_sys::Date::now()));
+        web_storage::set(&key, &format!("{} {}", waiting.len(), now_ms()));
         let _ = call(Db::Outbox, "put", &[me.into(), JsValue::from_str(&text)]).await;
     }
 }
@@ -219,8 +299,8 @@ fn offline() -> bool {
 }
 
 /// How long to wait after `tries` failed tries: 2 s, doubling, at most 2 min.
-fn backoff_ms(tries: u32) -> f64 {
-    (2_000.0 * 2f64.powi(tries.saturating_sub(1).min(16) as i32)).min(120_000.0)
+fn backoff_ms(tries: u32) -> i64 {
+    (2_000i64 << tries.saturating_sub(1).min(16)).min(120_000)
 }
 
 /// What a try of an action ended with.
@@ -324,21 +404,32 @@ impl Store {
     }
 
     /// Changes the outbox as `change` says, on what every tab left in it,
-    /// and keeps the result; answers what `change` answered.
+    /// and keeps the result; answers what `change` answered (`None`
+    /// signed out).
     pub(super) async fn change_outbox<R>(&self, change: impl FnOnce(&mut Vec<Waiting>) -> R) -> Option<R> {
-        let me = self.me()?;
-        let store = self.clone();
-        let changed = crate::browser::tab_lock::exclusive(CHANGE_LOCK, async move {
-            let mut waiting = match idb(Db::Outbox) {
-                Some(_) => load(&me).await.unwrap_or_else(|| store.outbox.get_untracked()),
-                None => store.outbox.get_untracked(),
-            };
-            let answer = change(&mut waiting);
-            save(&me, &waiting).await;
-            store.outbox_now(waiting, false);
-            answer
-        });
-        Some(changed.await)
+        let mut answer = None;
+        self.change_outbox_with(Box::new(|list| answer = Some(change(list)))).await;
+        answer
+    }
+
+    /// [`Store::change_outbox`]'s work, one copy of it for every caller.
+    fn change_outbox_with<'a>(
+        &'a self,
+        change: Box<dyn FnOnce(&mut Vec<Waiting>) + 'a>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>> {
+        Box::pin(async move {
+            let Some(me) = self.me() else { return };
+            crate::browser::tab_lock::exclusive(CHANGE_LOCK, async {
+                let mut waiting = match idb(Db::Outbox) {
+                    Some(_) => load(&me).await.unwrap_or_else(|| self.outbox.get_untracked()),
+                    None => self.outbox.get_untracked(),
+                };
+                change(&mut waiting);
+                save(&me, &waiting).await;
+                self.outbox_now(waiting, false);
+            })
+            .await
+        })
     }
 
     /// Puts `action` in the outbox and sends what can be sent. Answers
@@ -366,7 +457,7 @@ impl Store {
     /// A like or follow clicked while it waits (or while writes wait): the
     /// outbox holds what the person wants now, or nothing when that is
     /// what the server has.
-    pub(super) fn toggle_waits(&self, key: ToggleKey, want: bool, was: bool, tried: Option<f64>) {
+    pub(super) fn toggle_waits(&self, key: ToggleKey, want: bool, was: bool, tried: Option<i64>) {
         let who = match &key {
             ToggleKey::Follow(uuid) => self.user(uuid).map(|u| u.with_untracked(|u| u.username.clone())),
             ToggleKey::Like(_) => None,
@@ -438,6 +529,19 @@ impl Store {
         });
     }
 
+    /// Undo send: the held post leaves the outbox (with the replies that
+    /// wait for it), and its text goes back into its box.
+    pub fn undo_waiting(&self, key: &str) {
+        let found = self.outbox.with_untracked(|l| l.iter().find(|w| w.key == key).map(|w| w.action.clone()));
+        if let Some(Action::Post { content, parent, .. }) = found {
+            let context = parent.map_or(DraftContext::New, DraftContext::Reply);
+            let now = self.writing(context.clone()).text.get_untracked();
+            let text = if now.trim().is_empty() { content } else { format!("{content}\n\n{now}") };
+            self.typed(context, text, None);
+        }
+        self.discard_waiting(key);
+    }
+
     /// Tries a refused or stopped action again now.
     pub fn retry_waiting(&self, key: &str) {
         let (store, key) = (self.clone(), key.to_owned());
@@ -447,7 +551,7 @@ impl Store {
                     if let Some(w) = list.iter_mut().find(|w| w.key == key) {
                         w.refused = None;
                         w.tries = 0;
-                        w.after = 0.0;
+                        w.after = 0;
                     }
                 })
                 .await;
@@ -469,7 +573,7 @@ impl Store {
                                 *l = locked;
                                 w.refused = None;
                                 w.tries = 0;
-                                w.after = 0.0;
+                                w.after = 0;
                             }
                             _ => {}
                         }
@@ -540,13 +644,14 @@ impl Store {
                 return;
             }
             let again = std::mem::take(&mut *lock(&self.inner.outbox_again));
-            let now = js_sys::Date::now();
+            let now = now_ms();
             // The first action that may go now, with every tab's latest.
             let next = self
                 .change_outbox(|list| {
                     if again {
-                        for w in list.iter_mut().filter(|w| w.refused.is_none()) {
-                            w.after = 0.0;
+                        // Backoffs end; a post held for Undo stays held.
+                        for w in list.iter_mut().filter(|w| w.refused.is_none() && w.tries > 0) {
+                            w.after = 0;
                         }
                     }
                     list.iter().find(|w| w.refused.is_none() && w.waits_for().is_none()).cloned()
@@ -573,9 +678,9 @@ impl Store {
     }
 
     /// Sends again in `ms` (the next try's time).
-    fn send_later(&self, ms: f64) {
+    fn send_later(&self, ms: i64) {
         let store = self.clone();
-        set_timeout(move || store.send_waiting(false), std::time::Duration::from_millis(ms.max(0.0) as u64 + 50));
+        set_timeout(move || store.send_waiting(false), std::time::Duration::from_millis(ms.max(0) as u64 + 50));
     }
 
     /// One try of `w`.
@@ -587,7 +692,7 @@ impl Store {
                 // whose answer was lost.
                 if let Some(since) = w.tried {
                     let look: std::pin::Pin<Box<dyn std::future::Future<Output = Option<Post>> + '_>> =
-                        Box::pin(self.already_made(&body, since as i64));
+                        Box::pin(self.already_made(&body, since));
                     if let Some(post) = look.await {
                         return Ok(Outcome::Posted(post));
                     }
@@ -734,7 +839,7 @@ impl Store {
     /// reach the server, a 5xx or a 429 waits to be tried again. Answers
     /// whether sending stops here (later actions wait behind it).
     async fn not_done(&self, w: &Waiting, error: &ApiError) -> bool {
-        let now = js_sys::Date::now();
+        let now = now_ms();
         let (key, failure) = (w.key.clone(), error.clone());
         let stop = self
             .change_outbox(move |list| {
@@ -744,7 +849,7 @@ impl Store {
                     // Signed out elsewhere: waits for the account to sign in again.
                     ApiError::Unauthorized(_) => true,
                     ApiError::RateLimited { retry_after, .. } => {
-                        w.after = now + retry_after.unwrap_or(30) as f64 * 1000.0;
+                        w.after = now + retry_after.unwrap_or(30).min(86_400) as i64 * 1000;
                         true
                     }
                     ApiError::Network(_) | ApiError::Server { .. } => {

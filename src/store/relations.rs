@@ -295,7 +295,7 @@ impl Store {
                 Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) => {
                     toggle.update(Toggle::park);
                     let (want, was) = toggle.with_untracked(|t| (t.shown(), t.server()));
-                    let tried = matches!(e, ApiError::Network(_)).then(js_sys::Date::now);
+                    let tried = matches!(e, ApiError::Network(_)).then(super::outbox::now_ms);
                     self.toggle_waits(key, want, was, tried);
                     break;
                 }

@@ -147,9 +147,11 @@ impl Store {
         let (store, draft) = (self.clone(), self.draft(context));
         // A reply to a waiting post, or written offline or behind other
         // waiting actions: it waits in the outbox.
-        if body.parent.as_deref().is_some_and(|p| p.starts_with(outbox::LOCAL)) || self.must_wait() {
+        // Held for Undo send (a setting) too.
+        let hold = outbox::undo_send();
+        if hold || body.parent.as_deref().is_some_and(|p| p.starts_with(outbox::LOCAL)) || self.must_wait() {
             lock(&self.inner.keys).remove(&what);
-            self.run(async move { store.post_waits(body, key, tried_since.map(|t| t as f64), draft, writing).await });
+            self.run(async move { store.post_waits(body, key, tried_since, hold, draft, writing).await });
             return;
         }
         self.run(async move {
@@ -169,9 +171,9 @@ impl Store {
             store.answered(&what, &result);
             if let Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) = &result {
                 // Not refused, not done (as far as anyone knows): it waits.
-                let tried = matches!(e, ApiError::Network(_)).then(js_sys::Date::now);
+                let tried = matches!(e, ApiError::Network(_)).then(outbox::now_ms);
                 lock(&store.inner.keys).remove(&what);
-                store.post_waits(body, key, tried, draft, writing).await;
+                store.post_waits(body, key, tried, false, draft, writing).await;
                 return;
             }
             match result {
@@ -253,7 +255,7 @@ impl Store {
                 store.answered(&what, &result);
                 if let Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) = &result {
                     // It waits in the outbox; the card shows the new text, marked.
-                    let tried = (!wait_now && matches!(e, ApiError::Network(_))).then(js_sys::Date::now);
+                    let tried = (!wait_now && matches!(e, ApiError::Network(_))).then(outbox::now_ms);
                     lock(&store.inner.keys).remove(&what);
                     if store.edit_waits(&uuid, &update, tried).await {
                         writing.busy.set(false);
@@ -314,7 +316,7 @@ impl Store {
                     let mut waiting = outbox::Waiting::new(outbox::Action::Delete { uuid });
                     waiting.key = key;
                     let lost = !wait_now && matches!(e, ApiError::Network(_));
-                    waiting.tried = if lost { Some(js_sys::Date::now()) } else { tried.map(|t| t as f64) };
+                    waiting.tried = if lost { Some(outbox::now_ms()) } else { tried };
                     if store.wait_with(waiting).await {
                         then(Ok(false));
                     } else {
@@ -333,7 +335,8 @@ impl Store {
         &self,
         body: NewPost,
         key: String,
-        tried: Option<f64>,
+        tried: Option<i64>,
+        hold: bool,
         draft: Draft<LocalStorage>,
         writing: Writing,
     ) {
@@ -346,6 +349,9 @@ impl Store {
         });
         waiting.key = key;
         waiting.tried = tried;
+        if hold {
+            waiting.after = outbox::now_ms() + outbox::UNDO_MS;
+        }
         if self.wait_with(waiting).await {
             let left = draft.sent(&content, &writing.text.get_untracked());
             if left.is_empty() {
@@ -360,7 +366,7 @@ impl Store {
 
     /// The edit of post `uuid` waits in the outbox; an edit of it already
     /// waiting is changed instead, so one request goes.
-    async fn edit_waits(&self, uuid: &str, update: &PostUpdate, tried: Option<f64>) -> bool {
+    async fn edit_waits(&self, uuid: &str, update: &PostUpdate, tried: Option<i64>) -> bool {
         let (content, locked) = (update.content.clone().unwrap_or_default(), update.locked.unwrap_or(false));
         let (before, was_locked) = self.post_untracked(uuid).map(|p| (p.content, p.locked)).unwrap_or_default();
         let uuid = uuid.to_owned();
@@ -373,7 +379,7 @@ impl Store {
                         (*c, *l) = (content, locked);
                     }
                     // Another request: another key.
-                    (w.key, w.tried, w.tries, w.after, w.refused) = (outbox::new_key(), None, 0, 0.0, None);
+                    (w.key, w.tried, w.tries, w.after, w.refused) = (outbox::new_key(), None, 0, 0, None);
                     true
                 }
                 None if !full => {
@@ -403,7 +409,7 @@ impl Store {
                 return (key.clone(), Some(*since));
             }
         }
-        let key = new_key();
+        let key = outbox::new_key();
         keys.insert(what.to_owned(), (request.to_owned(), key.clone(), js_sys::Date::now() as i64));
         (key, None)
     }
@@ -435,9 +441,4 @@ impl Store {
     fn run(&self, work: impl Future<Output = ()> + 'static) {
         leptos::task::spawn_local(work);
     }
-}
-
-/// A new Idempotency-Key: a random uuid from the browser.
-fn new_key() -> String {
-    leptos::prelude::window().crypto().map(|c| c.random_uuid()).unwrap_or_default()
 }
