@@ -236,6 +236,9 @@ pub fn new_key() -> String {
     window().crypto().map(|c| c.random_uuid()).unwrap_or_default()
 }
 
+/// A change to the outbox, applied to what every tab left in it.
+type Change<'a> = Box<dyn FnOnce(&mut Vec<Waiting>) + 'a>;
+
 /// An account's outbox as kept: version, account, the actions in order.
 type Kept = (u32, String, Vec<Waiting>);
 
@@ -415,7 +418,7 @@ impl Store {
     /// [`Store::change_outbox`]'s work, one copy of it for every caller.
     fn change_outbox_with<'a>(
         &'a self,
-        change: Box<dyn FnOnce(&mut Vec<Waiting>) + 'a>,
+        change: Change<'a>,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>> {
         Box::pin(async move {
             let Some(me) = self.me() else { return };
