@@ -955,3 +955,89 @@ pub fn waiting_post(w: &Waiting, me: &perch_model::User) -> Option<Post> {
         liked: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(id: &str, parent: Option<&str>) -> Waiting {
+        let action = Action::Post {
+            id: id.into(),
+            content: format!("text of {id}"),
+            locked: false,
+            parent: parent.map(Into::into),
+        };
+        Waiting { key: format!("k-{id}"), action, made: 1, tried: None, tries: 0, after: 0, refused: None }
+    }
+
+    #[test]
+    fn every_action_is_read_back_as_it_was_kept() {
+        let mut edit = post("e", None);
+        edit.action = Action::Edit {
+            uuid: "p".into(),
+            content: "new".into(),
+            locked: true,
+            before: "old".into(),
+            was_locked: false,
+        };
+        edit.tried = Some(7);
+        edit.refused = Some(Refusal { status: 422, message: "too long".into() });
+        let list = vec![
+            post(&format!("{LOCAL}1"), Some("p0")),
+            edit,
+            Waiting { action: Action::Delete { uuid: "d".into() }, ..post("d", None) },
+            Waiting { action: Action::Like { uuid: "l".into(), want: true, was: false }, ..post("l", None) },
+            Waiting {
+                action: Action::Follow { uuid: "u".into(), want: false, was: true, who: "olga".into() },
+                ..post("f", None)
+            },
+        ];
+        let text = serde_json::to_string(&(VERSION, "me", &list)).unwrap();
+        assert_eq!(parse("me", "me", &text), Some(list));
+    }
+
+    #[test]
+    fn an_outbox_of_another_account_or_version_or_unreadable_is_not_read() {
+        let text = serde_json::to_string(&(VERSION, "me", vec![post("a", None)])).unwrap();
+        assert_eq!(parse("you", "me", &text), None, "kept for another account");
+        assert_eq!(parse("you", "you", &text), None, "named for one account, kept for another");
+        let old = serde_json::to_string(&(VERSION + 1, "me", vec![post("a", None)])).unwrap();
+        assert_eq!(parse("me", "me", &old), None);
+        assert_eq!(
+            parse("me", "me", "[1,\"me\",[[\"k\",[9,\"u\",\"\",false,false,null,\"\"],1,null,0,0,null]]]"),
+            None,
+            "an unknown action"
+        );
+        assert_eq!(parse("me", "me", "{"), None);
+    }
+
+    #[test]
+    fn a_thread_shows_its_waiting_replies_and_theirs_in_order_and_home_its_top_level_posts() {
+        let a = format!("{LOCAL}a");
+        let list =
+            vec![post(&a, None), post("r1", Some("thread")), post("r2", Some(&a)), post("other", Some("elsewhere"))];
+        let keys = |root| posts_under(&list, root).into_iter().map(|w| w.key).collect::<Vec<_>>();
+        assert_eq!(keys(None), vec![format!("k-{a}"), "k-r2".to_owned()]);
+        assert_eq!(keys(Some("thread")), vec!["k-r1".to_owned()]);
+        assert_eq!(keys(Some("nowhere")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn tries_wait_longer_each_time_up_to_two_minutes() {
+        assert_eq!(backoff_ms(1), 2_000);
+        assert_eq!(backoff_ms(2), 4_000);
+        assert_eq!(backoff_ms(5), 32_000);
+        assert_eq!(backoff_ms(TRIES), 120_000);
+        assert_eq!(backoff_ms(u32::MAX), 120_000);
+    }
+
+    #[test]
+    fn a_reply_waits_for_its_waiting_post_and_a_held_post_is_told_apart_from_a_backoff() {
+        let a = format!("{LOCAL}a");
+        assert_eq!(post("r", Some(&a)).waits_for(), Some(a.as_str()));
+        assert_eq!(post("r", Some("real")).waits_for(), None);
+        let held = Waiting { after: 10, ..post("h", None) };
+        assert!(held.held());
+        assert!(!Waiting { tries: 1, ..held.clone() }.held());
+    }
+}
