@@ -90,6 +90,12 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
     // An edit left in progress (a reload, another tab) opens again.
     let editing = own.then(|| use_store().edit_open(&post));
     let editing = move || editing.as_ref().is_some_and(|open| open.get());
+    // An edit waiting in the outbox shows as it will be; the card follows
+    // only its own post's entry, not every change to the outbox.
+    let waiting_edit = own.then(|| {
+        let (store, uuid) = (use_store(), post.uuid.clone());
+        Memo::new(move |_| store.waiting_edit(&uuid).map(|(text, _)| text))
+    });
     let thread = AppPath::Thread(&post.uuid).href();
     let author = post.author.clone();
     let profile = AppPath::Profile(&author.username).href();
@@ -122,9 +128,8 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
             {move || if editing() {
                 view! { <super::own_post::EditForm post=edit_signal.clone()/> }.into_any()
             } else {
-                // An edit waiting in the outbox shows as it will be.
-                let waiting = own.then(|| use_store().waiting_edit(&content.with_untracked(|p| p.uuid.clone()))).flatten();
-                let text = waiting.map_or_else(|| content.with(|p| p.content.clone()), |(text, _)| text);
+                let waiting = waiting_edit.and_then(|edit| edit.get());
+                let text = waiting.unwrap_or_else(|| content.with(|p| p.content.clone()));
                 view! { <PostContent content=text/> }.into_any()
             }}
             <footer class="post-meta">
