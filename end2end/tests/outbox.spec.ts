@@ -286,3 +286,38 @@ test('actions waiting when the browser is closed are sent when it is opened agai
   await page.request.delete(`/api/v1/post/${found.uuid}`, { headers: auth('ines') });
   await browser.close();
 });
+
+test('an edit made offline waits marked on its card, can be changed from the list, and one request sends the last text', async ({ page, context }) => {
+  const stamp = Date.now();
+  const mine = await post(page, 'arjun', `before the edit ${stamp}`);
+  await signInWithToken(page, 'arjun');
+  await page.goto(`/post/${mine}`);
+  const card = page.locator(`article[data-uuid="${mine}"]`);
+  await expect(card).toContainText(`before the edit ${stamp}`);
+  await context.setOffline(true);
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByLabel('Edit post text').fill(`edited offline ${stamp}`);
+  await card.getByRole('button', { name: 'Save' }).click();
+  // The card shows the text it will have, marked, with Undo.
+  await expect(card.locator('.post-content')).toHaveText(`edited offline ${stamp}`);
+  await expect(card.locator('.waiting-mark')).toHaveText('Edit waiting to send');
+  await expect(card.getByRole('button', { name: 'Undo' })).toBeVisible();
+
+  await waitingCount(page).click();
+  const line = page.locator('.outbox-list > li').first();
+  await expect(line).toContainText('Edit of a post');
+  await line.getByRole('button', { name: 'Edit' }).click();
+  await line.getByLabel('Edit post text').fill(`edited twice offline ${stamp}`);
+  await line.getByRole('button', { name: 'Save' }).click();
+  await expect(line).toContainText(`edited twice offline ${stamp}`);
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+
+  const patches: string[] = [];
+  page.on('request', (r) => { if (r.method() === 'PATCH') patches.push(r.postData() ?? ''); });
+  await context.setOffline(false);
+  await expect(page.getByText('Nothing is waiting to be sent.')).toBeVisible({ timeout: 20_000 });
+  expect(patches, 'one request, with the last text').toHaveLength(1);
+  expect(JSON.parse(patches[0]).content).toBe(`edited twice offline ${stamp}`);
+  expect((await api(page, token('arjun'), `/post/${mine}`)).content).toBe(`edited twice offline ${stamp}`);
+  await page.request.delete(`/api/v1/post/${mine}`, { headers: auth('arjun') });
+});

@@ -99,9 +99,10 @@ pub fn WaitingPost(key: String) -> impl IntoView {
     }
 }
 
-/// Changes a waiting post's text: what will be sent, not a second request.
+/// Changes a waiting post's or edit's text: what will be sent, not a
+/// second request.
 #[component]
-fn WaitingEditor(key: String, text: String, locked: bool, editing: RwSignal<bool>) -> impl IntoView {
+pub fn WaitingEditor(key: String, text: String, locked: bool, editing: RwSignal<bool>) -> impl IntoView {
     let store = use_store();
     let field_id = format!("waiting-text-{key}");
     let counter_id = format!("waiting-count-{key}");

@@ -3,7 +3,7 @@
 //! server refused it, with Retry, Edit (posts) and Discard.
 
 use crate::browser::navigation::{PageHeading, Title};
-use crate::components::waiting::WaitingPost;
+use crate::components::waiting::{WaitingEditor, WaitingPost};
 use crate::i18n::t;
 use crate::routes::AppPath;
 use crate::store::outbox::{Action, Waiting};
@@ -59,6 +59,7 @@ fn WaitingAction(key: String) -> impl IntoView {
         let key = key.clone();
         move |_| waiting.with(|list| list.iter().find(|w| w.key == key).cloned())
     });
+    let editing = RwSignal::new(false);
     move || {
         let w = entry.get()?;
         if matches!(w.action, Action::Post { .. }) {
@@ -66,12 +67,25 @@ fn WaitingAction(key: String) -> impl IntoView {
         }
         let refused = w.refused.as_ref().map(|r| t::not_sent(r.error().explain().get()).get());
         let (s1, s2, k1, k2) = (store.clone(), store.clone(), w.key.clone(), w.key.clone());
+        // An edit's text can be changed here too (a refused one, say too long).
+        let edit = match &w.action {
+            Action::Edit { content, locked, .. } => Some((content.clone(), *locked)),
+            _ => None,
+        };
+        let editor = edit.clone().filter(|_| editing.get()).map(|(text, locked)| {
+            view! { <WaitingEditor key=w.key.clone() text locked editing/> }
+        });
         Some(view! {
             <div class="waiting-action">
                 {describe(&store, &w)}
+                {edit.map(|(text, _)| view! { <q dir="auto">{text}</q> })}
                 <span class="waiting-mark" class:refused=refused.is_some()>{refused.clone().unwrap_or_else(|| t::waiting_to_send().get())}</span>
                 {refused.is_some().then(|| view! { <button type="button" class="link-button" on:click=move |_| s1.retry_waiting(&k1)>{t::retry()}</button> })}
+                {(editor.is_none() && matches!(w.action, Action::Edit { .. })).then(|| view! {
+                    <button type="button" class="link-button" on:click=move |_| editing.set(true)>{t::edit()}</button>
+                })}
                 <button type="button" class="link-button" on:click=move |_| s2.discard_waiting(&k2)>{t::discard()}</button>
+                {editor}
             </div>
         }.into_any())
     }

@@ -344,15 +344,20 @@ impl Store {
                 self.outbox_now(waiting, false);
             }
         }
-        // Signed in during the visit: that account's outbox is read.
+        // Signed in during the visit: that account's outbox is read. Signed
+        // in again after a 401 stopped it: it is sent.
         let (store, session) = (self.clone(), self.session);
-        Effect::new(move |was: Option<Option<String>>| {
-            let me = session.user().map(|u| u.uuid);
-            if was.is_some_and(|was| was != me) && me.is_some() {
-                let store = store.clone();
-                leptos::task::spawn_local(async move { store.read_outbox_again().await });
+        Effect::new(move |was: Option<(Option<String>, bool)>| {
+            let now = (session.user().map(|u| u.uuid), session.ended());
+            match &was {
+                Some((me, _)) if *me != now.0 && now.0.is_some() => {
+                    let store = store.clone();
+                    leptos::task::spawn_local(async move { store.read_outbox_again().await });
+                }
+                Some((_, true)) if !now.1 => store.send_waiting(true),
+                _ => {}
             }
-            me
+            now
         });
         // Another tab changed it.
         let store = self.clone();
