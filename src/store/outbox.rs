@@ -313,6 +313,9 @@ enum Outcome {
     Deleted,
     /// The toggle's state on the server now.
     Toggled(bool),
+    /// The server had the like or follow already (read back: a try whose
+    /// answer was lost did it); the counts came with what was read.
+    Found(bool),
 }
 
 impl Store {
@@ -723,7 +726,7 @@ impl Store {
                     self.put_post(post);
                 }
                 if self.liked_said(uuid) == Some(*want) {
-                    return Ok(Outcome::Toggled(*want));
+                    return Ok(Outcome::Found(*want));
                 }
                 self.api.like(uuid).await.map(|r| Outcome::Toggled(r.action == LikeAction::Liked))
             }
@@ -733,7 +736,7 @@ impl Store {
                     self.put_user(user);
                 }
                 if self.followed_said(uuid) == Some(*want) {
-                    return Ok(Outcome::Toggled(*want));
+                    return Ok(Outcome::Found(*want));
                 }
                 self.api.follow(uuid).await.map(|r| Outcome::Toggled(r.action == FollowAction::Followed))
             }
@@ -748,7 +751,7 @@ impl Store {
             _ => None,
         };
         let toggled = match outcome {
-            Outcome::Toggled(now) => Some(*now),
+            Outcome::Toggled(now) | Outcome::Found(now) => Some(*now),
             _ => None,
         };
         let sent_clone = sent.clone();
@@ -821,12 +824,25 @@ impl Store {
                     self.post_deleted(uuid)
                 }
             }
-            Outcome::Toggled(now) => {
+            Outcome::Toggled(now) | Outcome::Found(now) => {
                 let want = match settled.as_ref().map(|w| &w.action) {
                     Some(Action::Like { want, .. } | Action::Follow { want, .. }) => *want,
                     _ => *now,
                 };
+                let found = matches!(outcome, Outcome::Found(_));
                 match &sent.action {
+                    Action::Like { uuid, .. } if found => {
+                        self.like_answered(uuid, *now, *now);
+                        self.toggle_with(ToggleKey::Like(uuid.clone()), Toggle::new(*now))
+                            .update(|t| t.waits(*now, want));
+                    }
+                    Action::Follow { uuid, was, .. } if found => {
+                        if was != now {
+                            self.follow_changed(uuid, *now);
+                        }
+                        self.toggle_with(ToggleKey::Follow(uuid.clone()), Toggle::new(*now))
+                            .update(|t| t.waits(*now, want));
+                    }
                     Action::Like { uuid, was, .. } => {
                         self.like_answered(uuid, *was, *now);
                         self.toggle_with(ToggleKey::Like(uuid.clone()), Toggle::new(*now))

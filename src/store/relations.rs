@@ -194,7 +194,7 @@ impl Store {
     /// The account's follow of `uuid` changed on the server: the account's
     /// following list, what is kept across reloads and the home timeline
     /// follow.
-    fn follow_changed(&self, uuid: &str, now: bool) {
+    pub(super) fn follow_changed(&self, uuid: &str, now: bool) {
         if let Some(me) = self.me() {
             self.list_mut(&ListKey::Following(me.clone())).update(|l| {
                 if l.pages_loaded > 0 {
