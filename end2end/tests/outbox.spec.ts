@@ -321,3 +321,28 @@ test('an edit made offline waits marked on its card, can be changed from the lis
   expect((await api(page, token('arjun'), `/post/${mine}`)).content).toBe(`edited twice offline ${stamp}`);
   await page.request.delete(`/api/v1/post/${mine}`, { headers: auth('arjun') });
 });
+
+test('a long backlog draws its first 20 waiting posts on Home and links to the rest', async ({ page, context }) => {
+  const stamp = Date.now();
+  await signInWithToken(page, 'olga');
+  await context.setOffline(true);
+  const box = page.getByLabel('Post text');
+  for (let i = 1; i <= 22; i++) {
+    await box.fill(`backlog ${i} ${stamp}`);
+    await page.getByRole('button', { name: 'Post', exact: true }).click();
+    await expect(box).toHaveValue('');
+  }
+  await expect(waitingCount(page)).toHaveText('22 waiting');
+  await expect(page.locator('article.post.waiting')).toHaveCount(20);
+  const more = page.getByRole('link', { name: 'and 2 more waiting: see them all' });
+  await more.click();
+  await expect(page.locator('.outbox-list > li')).toHaveCount(22);
+  // Not sent: discarded, one by one from the list.
+  for (let left = 22; left > 0; left--) {
+    await page.locator('.outbox-list > li').first().getByRole('button', { name: 'Discard' }).click();
+    await expect(page.locator('.outbox-list > li')).toHaveCount(left - 1);
+  }
+  await expect(page.getByText('Nothing is waiting to be sent.')).toBeVisible();
+  await context.setOffline(false);
+  expect(await kept(page, 'outbox')).toEqual({});
+});

@@ -24,7 +24,12 @@ pub fn register_service_worker() {
     let register = || {
         set_timeout(
             || {
-                let _ = window().navigator().service_worker().register("sw.js");
+                // Offline, registering fails: handled here (else an uncaught
+                // rejection), and tried again on the next load.
+                let registering = window().navigator().service_worker().register("sw.js");
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = wasm_bindgen_futures::JsFuture::from(registering).await;
+                });
             },
             REGISTER_AFTER,
         )

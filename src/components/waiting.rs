@@ -19,15 +19,25 @@ use perch_model::validate_content;
 /// each followed by the waiting replies to it.
 #[component]
 pub fn WaitingPosts(#[prop(optional)] root: Option<String>) -> impl IntoView {
-    let waiting = use_store().waiting();
-    let keys =
-        move || waiting.with(|list| posts_under(list, root.as_deref()).into_iter().map(|w| w.key).collect::<Vec<_>>());
+    let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
+    let under = Memo::new(move |_| {
+        waiting.with(|list| posts_under(list, root.as_deref()).into_iter().map(|w| w.key).collect::<Vec<_>>())
+    });
+    // A long backlog shows its first cards here, and the rest in the list.
+    let keys = move || under.with(|keys| keys.iter().take(SHOWN_HERE).cloned().collect::<Vec<_>>());
+    let more = move || under.with(Vec::len).saturating_sub(SHOWN_HERE) as u64;
     view! {
         <For each=keys key=|k| k.clone() let:key>
             <WaitingPost key/>
         </For>
+        {move || (more() > 0).then(|| view! {
+            <p class="more-waiting"><A href=AppPath::Outbox.href()>{t::more_waiting(more())}</A></p>
+        })}
     }
 }
+
+/// At most this many waiting posts are drawn where they were written.
+const SHOWN_HERE: usize = 20;
 
 /// Why an action is not sent yet, in words.
 fn state_of(w: &Waiting) -> String {

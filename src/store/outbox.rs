@@ -435,9 +435,16 @@ impl Store {
                     Some(_) => load(&me).await.unwrap_or_else(|| self.outbox.get_untracked()),
                     None => self.outbox.get_untracked(),
                 };
+                let before = waiting.clone();
                 change(&mut waiting);
-                save(&me, &waiting).await;
-                self.outbox_now(waiting, false);
+                // Looking (the next action to send) writes nothing and
+                // wakes no other tab.
+                if waiting != before {
+                    save(&me, &waiting).await;
+                }
+                if self.outbox.with_untracked(|now| *now != waiting) {
+                    self.outbox_now(waiting, false);
+                }
             })
             .await
         })
