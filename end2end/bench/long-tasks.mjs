@@ -14,7 +14,7 @@
 // Several servers (say the app before and after a change) may be given as
 // BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by scripts/bench-render.sh (make bench-render), which starts the server.
-import { launchChromium, median, signedInPage, targetsOf } from './shared.mjs';
+import { launchChromium, median, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
 
 const [bases, tokens, path = '/', runs = '6'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
@@ -30,12 +30,9 @@ async function once({ base, token }) {
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await cdp.send('Performance.enable');
+  await recordLongTasks(tab);
   await tab.addInitScript(() => {
     const w = /** @type {any} */ (window);
-    w.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__tasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask', buffered: true });
     new MutationObserver((_, observer) => {
       if (document.querySelector('article.post')) {
         w.__post = performance.now();

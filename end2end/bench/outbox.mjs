@@ -10,7 +10,7 @@
 //   over 50           how many tasks were over 50 ms, drawing and sending
 // Usage: node bench/outbox.mjs BASE TOKEN [N] [RUNS]
 // Run by scripts/bench-outbox.sh (make bench-outbox), which starts the server.
-import { launchChromium, median, signedInPage } from './shared.mjs';
+import { launchChromium, median, recordLongTasks, signedInPage } from './shared.mjs';
 
 const [base, token, n = '200', runs = '3'] = process.argv.slice(2);
 const browser = await launchChromium();
@@ -40,13 +40,7 @@ async function once(run) {
   const tab = await context.newPage();
   const cdp = await context.newCDPSession(tab);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  await tab.addInitScript(() => {
-    const w = /** @type {any} */ (window);
-    w.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__tasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await recordLongTasks(tab);
   // Drawn offline: nothing is sent yet.
   await context.route('**/api/v1/**', (route) => route.abort('internetdisconnected'));
   await tab.goto(`${base}/`);

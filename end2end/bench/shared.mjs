@@ -26,6 +26,18 @@ export function copies(page) {
   }));
 }
 
+/** Records `tab`'s long tasks from its next navigation on, as
+ *  `window.__tasks`: [start, duration] in ms. */
+export function recordLongTasks(tab) {
+  return tab.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__tasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
 /** The servers of "BASE1,BASE2" and "TOKEN1,TOKEN2", each with no rows yet. */
 export function targetsOf(bases, tokens) {
   return bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));
