@@ -105,11 +105,14 @@ test('501 characters are blocked with the counter saying 1 over', async ({ page 
   const text = 'é漢🙂'.repeat(167); // 501 characters, multi-byte
   await page.getByLabel('Post text').fill(text);
   await expect(page.locator('.composer .counter')).toHaveText('1 over');
+  // Why it cannot be sent is read with the field, not only seen below it.
+  await expect(page.getByLabel('Post text')).toHaveAccessibleDescription(/1 character over the limit of 500/);
   await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeDisabled();
   await page.getByLabel('Post text').press('Control+Enter');
   await expect(page.getByLabel('Post text')).toHaveValue(text);
   await page.getByLabel('Post text').press('Backspace');
   await expect(page.locator('.composer .counter')).toHaveText('0 left');
+  await expect(page.getByLabel('Post text')).not.toHaveAccessibleDescription(/over the limit/);
   await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeEnabled();
 });
 

@@ -35,6 +35,8 @@ pub fn Composer(
     let is_reply = parent.is_some();
     let field_id = if is_reply { "reply-text" } else { "post-text" };
     let counter_id = format!("{field_id}-count");
+    // Why the text cannot be sent is read with the field, as the count is.
+    let problem_id = format!("{field_id}-problem");
 
     // Empty (blank or invisible only) just keeps Send off; too long or a NUL
     // says why, with the server's own rule.
@@ -60,7 +62,9 @@ pub fn Composer(
                 id=field_id
                 dir="auto"
                 rows="4"
-                aria-describedby=counter_id.clone()
+                // The problem's id is named always: an id not on the page
+                // is no description, so it counts only while shown.
+                aria-describedby=format!("{counter_id} {problem_id}")
                 prop:value=move || text.get()
                 on:input=move |ev| typed(event_target_value(&ev))
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
@@ -80,7 +84,7 @@ pub fn Composer(
                     {move || if sending.get() { t::sending().get() } else { label() }}
                 </button>
             </div>
-            {move || refusal().map(|e| view! { <p class="error">{content_problem(&e)}</p> })}
+            {move || refusal().map(|e| view! { <p class="error" id=problem_id.clone()>{content_problem(&e)}</p> })}
             {move || refused().map(|r| view! { <p class="error">{r.text()} " " <super::states::AskToAllow missing=r.missing/></p> })}
             {move || error.get().map(|e| {
                 let retry = matches!(e, ApiError::Network(_) | ApiError::Server { .. } | ApiError::RateLimited { .. });
