@@ -63,19 +63,16 @@ pub fn PostCard(
     position: Option<(usize, i32)>,
 ) -> impl IntoView {
     let store = use_store();
-    // Re-render only when the post arrives or goes, not on every change in
-    // the store: the card's own fields follow the post's signal.
-    let present = Memo::new({
-        let (store, id) = (store.clone(), uuid.clone());
-        move |_| if store.is_deleted(&id) { Some(false) } else { store.post(&id).map(|_| true) }
-    });
+    // Drawn again only when the post arrives or goes (`Err(true)`: deleted),
+    // not on every change in the store: the card's own fields follow the
+    // post's signal. The view reads the signal from the memo: looking it up
+    // there again would follow every arrival, and every card was drawn
+    // again each time any post arrived.
+    let present = Memo::new(move |_| if store.is_deleted(&uuid) { Err(true) } else { store.post(&uuid).ok_or(false) });
     move || match present.get() {
-        Some(false) => view! { <Tombstone/> }.into_any(),
-        Some(true) => match store.post(&uuid) {
-            Some(post) => view! { <Card post focused position/> }.into_any(),
-            None => view! { <PostSkeleton/> }.into_any(),
-        },
-        None => view! { <PostSkeleton/> }.into_any(),
+        Err(true) => view! { <Tombstone/> }.into_any(),
+        Ok(post) => view! { <Card post focused position/> }.into_any(),
+        Err(false) => view! { <PostSkeleton/> }.into_any(),
     }
 }
 

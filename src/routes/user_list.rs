@@ -85,7 +85,7 @@ fn UserCard(uuid: String) -> impl IntoView {
         let (store, id) = (store.clone(), id.clone());
         move |_| store.user(&id).is_some()
     });
-    move || match present.get().then(|| store.user(&id)).flatten() {
+    move || match present.get().then(|| store.user_now(&id)).flatten() {
         Some(user) => {
             let u = user.get_untracked();
             let name = u.shown_name().to_owned();

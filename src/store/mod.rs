@@ -337,6 +337,13 @@ impl Store {
         lock(&self.inner.users).get(uuid).map(ArcRwSignal::read_only)
     }
 
+    /// The user's signal without following arrivals, for a view a memo
+    /// over [`Store::user`] already drew: it is not drawn again each time
+    /// anyone arrives.
+    pub fn user_now(&self, uuid: &str) -> Option<ArcReadSignal<User>> {
+        self.user_mut(uuid).map(|u| u.read_only())
+    }
+
     fn user_mut(&self, uuid: &str) -> Option<ArcRwSignal<User>> {
         lock(&self.inner.users).get(uuid).cloned()
     }
