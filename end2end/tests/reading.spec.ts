@@ -341,11 +341,20 @@ test('a follow list of bare uuids shows names, read a few at a time and only onc
   });
   await page.goto('/user/@mira/followers');
   const cards = page.locator('ul.user-list .user-card');
-  await expect(cards.first()).toBeVisible();
+  // The cards already named stay as they are while the others' names
+  // arrive (each arrival drew every card again, once).
+  await expect(page.locator('ul.user-list .display-name').first()).toBeVisible();
+  await page.evaluate(() => {
+    const w = window as any;
+    w.__redrawn = 0;
+    const seen = new MutationObserver((records) => { w.__redrawn += records.length; });
+    for (const card of document.querySelectorAll('ul.user-list .user-card:has(.display-name)')) seen.observe(card, { attributes: true, subtree: true });
+  });
   const count = await cards.count();
   expect(count).toBeGreaterThan(4);
   await expect(page.locator('ul.user-list .display-name')).toHaveCount(count);
   await expect(page.locator('ul.user-list')).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+  expect(await page.evaluate(() => (window as any).__redrawn)).toBe(0);
   expect(most, 'at most 4 at once').toBeLessThanOrEqual(4);
   expect(new Set(asked).size).toBe(asked.length);
   // Back on the page later in the visit: nobody is asked for again.
