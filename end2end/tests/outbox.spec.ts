@@ -186,6 +186,38 @@ test('two tabs back online together send each waiting action once', async ({ pag
   }
 });
 
+test('a 503 is tried again after a pause and a 429 after its Retry-After, and the post is sent once', async ({ page, context }) => {
+  const text = `answered 503, then 429 ${Date.now()}`;
+  await signInWithToken(page, 'sam');
+  await context.setOffline(true);
+  await page.getByLabel('Post text').fill(text);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(waitingCard(page, text)).toContainText('Waiting to send');
+  const tries: number[] = [];
+  await page.route('**/api/v1/post', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    tries.push(Date.now());
+    if (tries.length === 1) return route.fulfill({ status: 503, json: { _message: 'busy' } });
+    if (tries.length === 2) return route.fulfill({ status: 429, headers: { 'Retry-After': '6' }, json: { _message: 'slow down' } });
+    return route.fallback();
+  });
+  await context.setOffline(false);
+  await expect.poll(() => tries.length, { timeout: 20_000 }).toBe(2);
+  // Still waiting, not refused: neither answer is a refusal.
+  await expect(waitingCard(page, text).locator('.waiting-mark')).toHaveText('Waiting to send');
+  await expect(waitingCard(page, text)).toHaveCount(0, { timeout: 20_000 });
+  expect(tries).toHaveLength(3);
+  expect(tries[1] - tries[0], 'the first pause after a 5xx is 2 s').toBeGreaterThanOrEqual(1_900);
+  // Longer than the 4 s a second 5xx would wait: the header is what counts.
+  expect(tries[2] - tries[1], 'Retry-After: 6 is waited for').toBeGreaterThanOrEqual(5_900);
+  const me = await api(page, token('sam'), '/user');
+  const posts = (await api(page, token('sam'), `/user/${me.uuid}/posts/1`)).posts as any[];
+  const sent = posts.filter((p) => p.content === text);
+  expect(sent).toHaveLength(1);
+  await expect(page.getByRole('feed').getByRole('article').first()).toContainText(text);
+  await page.request.delete(`/api/v1/post/${sent[0].uuid}`, { headers: auth('sam') });
+});
+
 test('a waiting reply whose post gets locked elsewhere is refused with the reason, kept, and can be discarded', async ({ page, context }) => {
   const parent = await post(page, 'ines', `lock me later ${Date.now()}`);
   await signInWithToken(page, 'olga');
