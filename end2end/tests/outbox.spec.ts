@@ -218,6 +218,38 @@ test('a 503 is tried again after a pause and a 429 after its Retry-After, and th
   await page.request.delete(`/api/v1/post/${sent[0].uuid}`, { headers: auth('sam') });
 });
 
+test('a 401 keeps the action waiting until the account signs in again, then it is sent once', async ({ page, context }) => {
+  const text = `waits for a new sign-in ${Date.now()}`;
+  await signInWithToken(page, 'tomas');
+  await context.setOffline(true);
+  await page.getByLabel('Post text').fill(text);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(waitingCard(page, text)).toContainText('Waiting to send');
+  // The sign-in ends just as the post is sent (revoked elsewhere): the
+  // post's own request is the one answered 401.
+  let refused = 0;
+  await page.route('**/api/v1/post', async (route) => {
+    if (route.request().method() !== 'POST' || refused++ > 0) return route.fallback();
+    return route.fulfill({ status: 401, json: { _message: 'the token was revoked' } });
+  });
+  await context.setOffline(false);
+  await expect.poll(() => refused).toBe(1);
+  await expect(page.locator('.account-menu summary')).toHaveClass(/ended/, { timeout: 20_000 });
+  // Not refused: it waits for the account, and survives a reload.
+  await page.reload();
+  await expect(waitingCard(page, text).locator('.waiting-mark')).toHaveText('Waiting to send');
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+  await page.goto('/signin');
+  await page.getByLabel('Access token', { exact: true }).fill(token('tomas'));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(waitingCard(page, text)).toHaveCount(0, { timeout: 20_000 });
+  const me = await api(page, token('tomas'), '/user');
+  const sent = ((await api(page, token('tomas'), `/user/${me.uuid}/posts/1`)).posts as any[]).filter((p) => p.content === text);
+  expect(sent).toHaveLength(1);
+  await page.request.delete(`/api/v1/post/${sent[0].uuid}`, { headers: auth('tomas') });
+});
+
 test('a waiting reply whose post gets locked elsewhere is refused with the reason, kept, and can be discarded', async ({ page, context }) => {
   const parent = await post(page, 'ines', `lock me later ${Date.now()}`);
   await signInWithToken(page, 'olga');
