@@ -84,3 +84,17 @@ export async function kept(page: Page, name: 'copies' | 'outbox'): Promise<Recor
 export async function copies(page: Page): Promise<Record<string, any>> {
   return kept(page, 'copies');
 }
+
+/** Counts, from now on, the attribute writes on the elements matching
+ *  `selector` now (and inside them with `subtree`). A view drawn again
+ *  writes its attributes anew; read the count with `attributeWrites`. */
+export async function watchAttributeWrites(page: Page, selector: string, subtree = false) {
+  await page.evaluate(([selector, subtree]) => {
+    const w = window as any;
+    w.__attributeWrites = 0;
+    const seen = new MutationObserver((records) => { w.__attributeWrites += records.length; });
+    for (const el of document.querySelectorAll(selector as string)) seen.observe(el, { attributes: true, subtree: subtree as boolean });
+  }, [selector, subtree] as const);
+}
+
+export const attributeWrites = (page: Page): Promise<number> => page.evaluate(() => (window as any).__attributeWrites);

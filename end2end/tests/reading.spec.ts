@@ -1,7 +1,7 @@
 // Reading with the real server and the demo data: signing in both ways,
 // profiles, threads with their ancestors, paging, back navigation, errors.
 import { test, expect, expectAccessible } from './fixtures';
-import { ALL_SCOPES, api, expireTokenSoon, signInWithOAuth, signInWithToken, token } from './helpers';
+import { ALL_SCOPES, api, attributeWrites, expireTokenSoon, signInWithOAuth, signInWithToken, token, watchAttributeWrites } from './helpers';
 import type { Page } from '@playwright/test';
 
 test('sign in through the server consent page with PKCE, then sign out', async ({ page }) => {
@@ -344,17 +344,12 @@ test('a follow list of bare uuids shows names, read a few at a time and only onc
   // The cards already named stay as they are while the others' names
   // arrive (each arrival drew every card again, once).
   await expect(page.locator('ul.user-list .display-name').first()).toBeVisible();
-  await page.evaluate(() => {
-    const w = window as any;
-    w.__redrawn = 0;
-    const seen = new MutationObserver((records) => { w.__redrawn += records.length; });
-    for (const card of document.querySelectorAll('ul.user-list .user-card:has(.display-name)')) seen.observe(card, { attributes: true, subtree: true });
-  });
+  await watchAttributeWrites(page, 'ul.user-list .user-card:has(.display-name)', true);
   const count = await cards.count();
   expect(count).toBeGreaterThan(4);
   await expect(page.locator('ul.user-list .display-name')).toHaveCount(count);
   await expect(page.locator('ul.user-list')).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
-  expect(await page.evaluate(() => (window as any).__redrawn)).toBe(0);
+  expect(await attributeWrites(page)).toBe(0);
   expect(most, 'at most 4 at once').toBeLessThanOrEqual(4);
   expect(new Set(asked).size).toBe(asked.length);
   // Back on the page later in the visit: nobody is asked for again.

@@ -3,7 +3,7 @@
 // new posts, failed sources, staying in place, keyboard shortcuts.
 import { execFileSync } from 'node:child_process';
 import { test, expect, expectAccessible } from './fixtures';
-import { api, signInWithToken, token, DB, SERVER_BIN } from './helpers';
+import { api, attributeWrites, signInWithToken, token, watchAttributeWrites, DB, SERVER_BIN } from './helpers';
 import type { Page } from '@playwright/test';
 
 type Post = { uuid: string; created_at: string; author: { uuid: string; username: string } };
@@ -137,21 +137,15 @@ test('a post written on the home page appears at the top of the timeline', async
 test('a post joining the timeline leaves the cards already shown as they are', async ({ page }) => {
   await signInWithToken(page, 'mira');
   await expect(timeline(page).getByRole('article').nth(4)).toBeVisible();
-  // Every change made to the shown cards' own elements from now on. A card
-  // drawn again (each time any post arrived, it was) sets them all anew.
-  await page.evaluate(() => {
-    const w = window as any;
-    w.__redrawn = 0;
-    const cards = [...document.querySelectorAll('[role=feed] article')];
-    const seen = new MutationObserver((records) => { w.__redrawn += records.filter((r) => cards.includes(r.target as Element)).length; });
-    for (const card of cards) seen.observe(card, { attributes: true });
-  });
+  // A card drawn again (each time any post arrived, it was) sets its
+  // attributes anew.
+  await watchAttributeWrites(page, '[role=feed] article');
   const text = `Joins the top ${Date.now()}`;
   await page.getByLabel('Post text').fill(text);
   await page.getByRole('button', { name: 'Post', exact: true }).click();
   await expect(timeline(page).getByRole('article').first()).toContainText(text);
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 100))));
-  expect(await page.evaluate(() => (window as any).__redrawn)).toBe(0);
+  expect(await attributeWrites(page)).toBe(0);
 });
 
 test('a source that fails is named with Retry while the rest shows', async ({ page }) => {
