@@ -39,20 +39,44 @@ impl Caller {
 /// Access tokens already checked, by hash, for at most `TTL_MS`: a token
 /// revoked by another process stops working within seconds, and one revoked
 /// here at once (`forget`). This saves a query on nearly every call.
+///
+/// A fill and a revoke may cross: a request reads the token's row, a revoke
+/// retires it and empties the cache, then the request would keep what it
+/// read. So every revoke starts a new generation, and a fill that began in
+/// an earlier one is not kept (`generation`, then `put`).
 #[derive(Default)]
-pub struct CallerCache(std::sync::Mutex<std::collections::HashMap<String, (Caller, i64)>>);
+pub struct CallerCache(std::sync::Mutex<Callers>);
+
+#[derive(Default)]
+struct Callers {
+    by_hash: std::collections::HashMap<String, (Caller, i64)>,
+    generation: u64,
+}
 
 impl CallerCache {
     const MAX: usize = 10_000;
     const TTL_MS: i64 = 5_000;
 
-    fn get(&self, hash: &str, now: i64) -> Option<Caller> {
-        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(hash).filter(|(_, until)| *until > now).map(|(c, _)| c.clone())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Callers> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn put(&self, hash: String, caller: Caller, expires_ms: i64, now: i64) {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+    pub fn get(&self, hash: &str, now: i64) -> Option<Caller> {
+        self.lock().by_hash.get(hash).filter(|(_, until)| *until > now).map(|(c, _)| c.clone())
+    }
+
+    /// The generation a fill starts in: read it before the token's row.
+    pub fn generation(&self) -> u64 {
+        self.lock().generation
+    }
+
+    /// Keeps `caller` for `hash`, unless a revoke came since `generation`.
+    pub fn put(&self, hash: String, caller: Caller, expires_ms: i64, now: i64, generation: u64) {
+        let mut callers = self.lock();
+        if callers.generation != generation {
+            return;
+        }
+        let map = &mut callers.by_hash;
         if map.len() >= Self::MAX {
             map.retain(|_, (_, until)| *until > now);
             if map.len() >= Self::MAX {
@@ -62,11 +86,13 @@ impl CallerCache {
         map.insert(hash, (caller, expires_ms.min(now + Self::TTL_MS)));
     }
 
-    /// Drops these token hashes: they were just revoked.
+    /// Drops these token hashes: they were just revoked. Fills in flight
+    /// are not kept.
     pub fn forget(&self, hashes: &[String]) {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut callers = self.lock();
+        callers.generation += 1;
         for hash in hashes {
-            map.remove(hash);
+            callers.by_hash.remove(hash);
         }
     }
 }
@@ -98,6 +124,7 @@ impl FromRequestParts<AppState> for Caller {
                 .map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
             return Ok(caller);
         }
+        let generation = state.callers.generation();
         let row = sqlx::query("SELECT user_id, application_id, scopes, expires_ms FROM tokens WHERE hash = ? AND kind = 'access' AND retired = 0")
             .bind(&hash)
             .fetch_optional(&state.db)
@@ -110,7 +137,7 @@ impl FromRequestParts<AppState> for Caller {
         state.limits.per_token.hit(&hash).map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
         let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
         let caller = Caller { user_id: row.get("user_id"), application_id: row.get("application_id"), scopes };
-        state.callers.put(hash, caller.clone(), expires_ms, now);
+        state.callers.put(hash, caller.clone(), expires_ms, now, generation);
         Ok(caller)
     }
 }
@@ -147,5 +174,30 @@ pub fn page(text: &str) -> Result<i64> {
     match text.parse::<i64>() {
         Ok(n) if digits && (1..=MAX_PAGE).contains(&n) => Ok(n),
         _ => Err(Error::BadRequest(format!("The page must be a whole number from 1 to {MAX_PAGE}, not {text:?}."))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Caller, CallerCache};
+
+    fn caller() -> Caller {
+        Caller { user_id: 1, application_id: 1, scopes: Vec::new() }
+    }
+
+    #[test]
+    fn a_token_read_before_a_revoke_is_not_kept_after_it() {
+        let cache = CallerCache::default();
+        let now = 1_000;
+        // A request reads the token's row; meanwhile the token is revoked.
+        let started = cache.generation();
+        cache.forget(&["h".into()]);
+        cache.put("h".into(), caller(), now + 60_000, now, started);
+        assert!(cache.get("h", now).is_none(), "the revoked token must be read again, and refused");
+        // A fill that began after the revoke is kept as before.
+        let started = cache.generation();
+        cache.put("h2".into(), caller(), now + 60_000, now, started);
+        assert!(cache.get("h2", now).is_some());
+        assert!(cache.get("h2", now + 5_000).is_none(), "kept at most five seconds");
     }
 }

@@ -9,8 +9,15 @@
 //! - The key is 1 to 255 visible ASCII characters; anything else is 400.
 //! - It is kept per account: two accounts may use the same key.
 //! - The same key with another request (method, path or body) is 422.
-//! - The same key while the first request is still being answered is 409.
+//! - 409 means only that the first request with the key is running now, on
+//!   this server ([`Running`], in memory): a request that ended without an
+//!   answer (the client went, the server stopped) leaves nothing behind,
+//!   so the key is free again.
+//! - A write and its kept answer commit together or not at all: the
+//!   handlers end their transaction with [`commit`], which keeps the answer
+//!   in it. A refusal that wrote nothing (4xx) is kept after it is given.
 //! - A 5xx answer is not kept: sending again runs the request again.
+//! - A key older than [`KEPT_MS`] is unknown, whatever is left to sweep.
 //! - At most [`MAX_PER_ACCOUNT`] keys are kept per account (the oldest go
 //!   first), and expired ones are swept as new ones come: the table cannot
 //!   grow without bound.
@@ -26,7 +33,9 @@ use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
-use sqlx::Row;
+use sqlx::{Row, Sqlite, SqliteConnection, Transaction};
+use std::collections::HashSet;
+use std::sync::Mutex;
 
 pub const HEADER: HeaderName = HeaderName::from_static("idempotency-key");
 /// Set on an answer given again.
@@ -54,8 +63,108 @@ fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
     hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The keyed requests being answered now, by account and key. Kept in
+/// memory, not in the database: when a request ends without an answer
+/// (its future dropped with the connection, or the process gone), its key
+/// is no longer running, and nothing on disk says otherwise.
+#[derive(Default)]
+pub struct Running(Mutex<HashSet<(i64, String)>>);
+
+/// A key taken by one request; let go when the request ends, however it ends.
+struct Taken<'a> {
+    running: &'a Running,
+    id: (i64, String),
+}
+
+impl Running {
+    /// Takes `key` for this request, or `None` when another request with it
+    /// is being answered.
+    fn take(&self, user_id: i64, key: &str) -> Option<Taken<'_>> {
+        let id = (user_id, key.to_owned());
+        let taken = self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone());
+        taken.then(|| Taken { running: self, id })
+    }
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        self.running.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+    }
+}
+
+/// The key of the request being answered, for [`commit`] to keep its answer.
+struct Pending {
+    user_id: i64,
+    key: String,
+    print: String,
+    kept: std::sync::atomic::AtomicBool,
+}
+
+tokio::task_local! {
+    static PENDING: Pending;
+}
+
+/// Commits a write's transaction. When the request carries an
+/// Idempotency-Key, `answer` (what the handler answers, as JSON) is kept in
+/// the same transaction: the write and its kept answer commit together, or
+/// neither does.
+pub async fn commit<T: serde::Serialize>(mut tx: Transaction<'static, Sqlite>, answer: &T) -> Result<(), Error> {
+    let pending = PENDING.try_with(|p| (p.user_id, p.key.clone(), p.print.clone())).ok();
+    if let Some((user_id, key, print)) = &pending {
+        let body = serde_json::to_vec(answer).map_err(|e| Error::Internal(e.into()))?;
+        keep(&mut tx, *user_id, key, print, (200, "application/json"), &body).await?;
+    }
+    tx.commit().await?;
+    if pending.is_some() {
+        let _ = PENDING.try_with(|p| p.kept.store(true, std::sync::atomic::Ordering::SeqCst));
+    }
+    Ok(())
+}
+
+/// Keeps `answer` for `key`, sweeping a few expired keys and the account's
+/// oldest beyond [`MAX_PER_ACCOUNT`].
+async fn keep(
+    conn: &mut SqliteConnection,
+    user_id: i64,
+    key: &str,
+    print: &str,
+    (status, content_type): (u16, &str),
+    body: &[u8],
+) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    sqlx::query("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_ms <= ? LIMIT 100)")
+        .bind(now - KEPT_MS)
+        .execute(&mut *conn)
+        .await?;
+    // An expired row not yet swept is replaced.
+    sqlx::query(
+        "INSERT INTO idempotency_keys (user_id, key, fingerprint, status, content_type, body, created_ms) \
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, \
+         status = excluded.status, content_type = excluded.content_type, body = excluded.body, created_ms = excluded.created_ms",
+    )
+    .bind(user_id)
+    .bind(key)
+    .bind(print)
+    .bind(status as i64)
+    .bind(content_type)
+    .bind(body)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "DELETE FROM idempotency_keys WHERE user_id = ? AND rowid NOT IN \
+         (SELECT rowid FROM idempotency_keys WHERE user_id = ? ORDER BY created_ms DESC, rowid DESC LIMIT ?)",
+    )
+    .bind(user_id)
+    .bind(user_id)
+    .bind(MAX_PER_ACCOUNT)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// The middleware: answers a repeated write from what was kept, or runs it
-/// and keeps its answer.
+/// with its key taken, and keeps its answer.
 pub async fn replay_or_run(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if req.method() == Method::GET || !req.headers().contains_key(&HEADER) {
         return next.run(req).await;
@@ -76,101 +185,68 @@ pub async fn replay_or_run(State(state): State<AppState>, req: Request, next: Ne
         return Error::PayloadTooLarge.into_response();
     };
     let print = fingerprint(&parts.method, parts.uri.path(), &body);
-    match remember(&state, caller.user_id, &key, &print).await {
+    let Some(_taken) = state.keyed.take(caller.user_id, &key) else {
+        return Error::Conflict("A request with this Idempotency-Key is still being answered.".into()).into_response();
+    };
+    match kept_answer(&state, caller.user_id, &key, &print).await {
         Ok(None) => {}
         Ok(Some(kept)) => return kept,
         Err(e) => return e.into_response(),
     }
     parts.extensions.insert(caller.clone());
-    let res = next.run(Request::from_parts(parts, Body::from(body))).await;
+    let pending = Pending { user_id: caller.user_id, key: key.clone(), print: print.clone(), kept: false.into() };
+    let (res, kept) = PENDING
+        .scope(pending, async {
+            let res = next.run(Request::from_parts(parts, Body::from(body))).await;
+            (res, PENDING.with(|p| p.kept.load(std::sync::atomic::Ordering::SeqCst)))
+        })
+        .await;
+    if kept || res.status().is_server_error() {
+        return res;
+    }
+    // An answer that wrote nothing (a refusal) is kept now.
     let (parts, body) = res.into_parts();
     let Ok(bytes) = to_bytes(body, MAX_ANSWER).await else {
-        forget(&state, caller.user_id, &key).await;
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
-    if parts.status.is_server_error() {
-        forget(&state, caller.user_id, &key).await;
-    } else {
-        let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-        let _write = state.write_lock.lock().await;
-        let kept = sqlx::query(
-            "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE user_id = ? AND key = ?",
-        )
-        .bind(parts.status.as_u16() as i64)
-        .bind(content_type)
-        .bind(bytes.as_ref())
-        .bind(caller.user_id)
-        .bind(&key)
-        .execute(&state.db)
-        .await;
-        if let Err(e) = kept {
-            tracing::error!("an idempotency key's answer was not kept: {e}");
+    let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let _write = state.write_lock.lock().await;
+    let kept = match state.db.acquire().await {
+        Ok(mut conn) => {
+            keep(&mut conn, caller.user_id, &key, &print, (parts.status.as_u16(), content_type), &bytes).await
         }
+        Err(e) => Err(e),
+    };
+    if let Err(e) = kept {
+        tracing::error!("an idempotency key's answer was not kept: {e}");
     }
     Response::from_parts(parts, Body::from(bytes))
 }
 
-/// The kept answer for `key` (or 409, 422) when there is one; else takes
-/// the key for this request and answers `None`.
-async fn remember(state: &AppState, user_id: i64, key: &str, print: &str) -> Result<Option<Response>, Error> {
-    let now = now_ms();
-    let _write = state.write_lock.lock().await;
-    // Expired keys go first, a few at a time, as new ones come.
-    sqlx::query("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_ms <= ? LIMIT 100)")
-        .bind(now - KEPT_MS)
-        .execute(&state.db)
-        .await?;
+/// The answer kept for `key` within [`KEPT_MS`] (or 422 when the key was
+/// used for another request); `None` when there is none.
+async fn kept_answer(state: &AppState, user_id: i64, key: &str, print: &str) -> Result<Option<Response>, Error> {
     let row = sqlx::query(
-        "SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE user_id = ? AND key = ?",
+        "SELECT fingerprint, status, content_type, body FROM idempotency_keys \
+         WHERE user_id = ? AND key = ? AND created_ms > ? AND status IS NOT NULL",
     )
     .bind(user_id)
     .bind(key)
+    .bind(now_ms() - KEPT_MS)
     .fetch_optional(&state.db)
     .await?;
-    if let Some(row) = row {
-        if row.get::<String, _>("fingerprint") != print {
-            return Err(Error::Unprocessable("This Idempotency-Key was used for another request.".into()));
-        }
-        let Some(status) = row.get::<Option<i64>, _>("status") else {
-            return Err(Error::Conflict("A request with this Idempotency-Key is still being answered.".into()));
-        };
-        let mut res = Response::new(Body::from(row.get::<Vec<u8>, _>("body")));
-        *res.status_mut() = StatusCode::from_u16(status as u16).unwrap_or(StatusCode::OK);
-        if let Ok(value) = HeaderValue::from_str(&row.get::<String, _>("content_type")) {
-            res.headers_mut().insert(header::CONTENT_TYPE, value);
-        }
-        res.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
-        return Ok(Some(res));
+    let Some(row) = row else { return Ok(None) };
+    if row.get::<String, _>("fingerprint") != print {
+        return Err(Error::Unprocessable("This Idempotency-Key was used for another request.".into()));
     }
-    sqlx::query("INSERT INTO idempotency_keys (user_id, key, fingerprint, created_ms) VALUES (?, ?, ?, ?)")
-        .bind(user_id)
-        .bind(key)
-        .bind(print)
-        .bind(now)
-        .execute(&state.db)
-        .await?;
-    // Bounded per account: the oldest keys beyond the most recent
-    // MAX_PER_ACCOUNT go.
-    sqlx::query(
-        "DELETE FROM idempotency_keys WHERE user_id = ? AND rowid NOT IN \
-         (SELECT rowid FROM idempotency_keys WHERE user_id = ? ORDER BY created_ms DESC, rowid DESC LIMIT ?)",
-    )
-    .bind(user_id)
-    .bind(user_id)
-    .bind(MAX_PER_ACCOUNT)
-    .execute(&state.db)
-    .await?;
-    Ok(None)
-}
-
-/// Lets `key` be used again: its request failed on the server's side.
-async fn forget(state: &AppState, user_id: i64, key: &str) {
-    let _write = state.write_lock.lock().await;
-    let _ = sqlx::query("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?")
-        .bind(user_id)
-        .bind(key)
-        .execute(&state.db)
-        .await;
+    let status = row.get::<i64, _>("status");
+    let mut res = Response::new(Body::from(row.get::<Vec<u8>, _>("body")));
+    *res.status_mut() = StatusCode::from_u16(status as u16).unwrap_or(StatusCode::OK);
+    if let Ok(value) = HeaderValue::from_str(&row.get::<String, _>("content_type")) {
+        res.headers_mut().insert(header::CONTENT_TYPE, value);
+    }
+    res.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
+    Ok(Some(res))
 }
 
 #[cfg(test)]

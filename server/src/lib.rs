@@ -107,6 +107,8 @@ pub struct AppState {
     pub reads: Arc<read_cache::ReadCache>,
     /// Pairs issued by refreshes within the grace window.
     pub refreshes: Arc<tokens::RecentRefreshes>,
+    /// Requests with an Idempotency-Key being answered now.
+    pub keyed: Arc<idempotency::Running>,
 }
 
 /// Builds the whole router for `state`.
@@ -202,6 +204,7 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         callers: Arc::new(extractor::CallerCache::default()),
         reads: Arc::new(read_cache::ReadCache::new(options.read_cache_bytes)),
         refreshes: Arc::new(tokens::RecentRefreshes::new(options.refresh_grace)),
+        keyed: Arc::default(),
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();

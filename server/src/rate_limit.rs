@@ -4,8 +4,10 @@
 //! Bounded: windows that have ended are swept at most once a second (a
 //! timer driven by the hits themselves, so an idle server holds nothing
 //! new), and at most `MAX_KEYS` keys are counted at once. When every one of
-//! them is a live window, a new key is refused until one ends: the limits
-//! fail closed rather than grow.
+//! them is a live window, the oldest windows are let go to make room: a
+//! new key is always counted, so filling the limiter with fresh keys
+//! cannot lock everyone else out (it can only shorten the memory of the
+//! oldest counts).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -47,8 +49,7 @@ impl RateLimiter {
         self.len() == 0
     }
 
-    /// Counts one hit on `key`; `Err(seconds)` when over the limit, or when
-    /// `key` is new and the limiter is full.
+    /// Counts one hit on `key`; `Err(seconds)` when over the limit.
     pub fn hit(&self, key: &str) -> Result<(), u64> {
         let now = Instant::now();
         let mut guard = self.windows.lock().unwrap_or_else(|e| e.into_inner());
@@ -58,7 +59,7 @@ impl RateLimiter {
             *swept = now;
         }
         if windows.len() >= self.max_keys && !windows.contains_key(key) {
-            return Err(self.window.as_secs().max(1));
+            evict_oldest(windows, self.max_keys);
         }
         let entry = windows.entry(key.to_owned()).or_insert((now, 0));
         if now.duration_since(entry.0) >= self.window {
@@ -79,6 +80,21 @@ impl RateLimiter {
             entry.1 = entry.1.saturating_sub(1);
         }
     }
+}
+
+/// Lets go of the oldest tenth of the windows (at least one), so that a
+/// full limiter makes room in one pass now and then rather than on every hit.
+fn evict_oldest(windows: &mut HashMap<String, (Instant, u32)>, max_keys: usize) {
+    let mut starts: Vec<Instant> = windows.values().map(|(start, _)| *start).collect();
+    let room = (max_keys / 10).max(1).min(starts.len());
+    let (_, cut, _) = starts.select_nth_unstable(room - 1);
+    let cut = *cut;
+    let mut left = room;
+    windows.retain(|_, (start, _)| {
+        let go = left > 0 && *start <= cut;
+        left -= usize::from(go);
+        !go
+    });
 }
 
 #[cfg(test)]
@@ -103,11 +119,11 @@ mod tests {
         for key in ["a", "b", "c"] {
             assert_eq!(rl.hit(key), Ok(()));
         }
-        assert!(rl.hit("d").is_err(), "full of live windows: a new key is refused");
-        assert_eq!(rl.hit("a"), Ok(()), "a key already counted goes on");
-        assert_eq!(rl.len(), 3);
+        assert_eq!(rl.hit("d"), Ok(()), "full of live windows: a new key is still counted");
+        assert_eq!(rl.len(), 3, "the oldest window made room");
+        assert_eq!(rl.hit("d"), Ok(()), "and goes on being counted");
         std::thread::sleep(Duration::from_millis(1100));
-        assert_eq!(rl.hit("d"), Ok(()), "ended windows were swept");
+        assert_eq!(rl.hit("e"), Ok(()), "ended windows were swept");
         assert_eq!(rl.len(), 1, "only the new key is left");
     }
 }

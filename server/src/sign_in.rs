@@ -120,6 +120,8 @@ pub struct SignInGuard {
     checkers: std::sync::mpsc::Sender<Check>,
     /// How long an attempt may wait for a free check before it is refused.
     queue_wait: Duration,
+    /// Password checks run so far (each costs one Argon2 hash).
+    checked: std::sync::atomic::AtomicU64,
 }
 
 /// A password to check against a stored hash, and where to say the answer.
@@ -173,6 +175,7 @@ impl SignInGuard {
             checks: Semaphore::new(parallel.max(1)),
             checkers: start_checkers(parallel.max(1)),
             queue_wait: Duration::from_secs(5),
+            checked: Default::default(),
         }
     }
 
@@ -182,7 +185,7 @@ impl SignInGuard {
     /// anything else is refused by the caller before it is counted here, so
     /// a key is at most an address and 30 characters.
     pub async fn begin(&self, client: IpAddr, username: &str) -> Result<Attempt<'_>, Wait> {
-        let address = client.to_string();
+        let address = counted_as(client);
         let key = format!("{address} {}", username.to_lowercase());
         self.per_address.hit(&address).map_err(Wait::TooManyFailures)?;
         if let Err(wait) = self.failures.hit(&key) {
@@ -205,13 +208,47 @@ impl SignInGuard {
     pub fn counted(&self) -> usize {
         self.failures.len() + self.per_address.len()
     }
+
+    /// The password checks run so far.
+    pub fn checked(&self) -> u64 {
+        self.checked.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
+
+/// The address an attempt is counted under: an IPv4 address as it is, an
+/// IPv6 address by its /64, which one client is usually given whole (so
+/// counting per /128 would give it 2^64 fresh counts).
+fn counted_as(client: IpAddr) -> String {
+    match canonical(client) {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        v4 => v4.to_string(),
+    }
+}
+
+/// A hash of the same cost as a real one, for a name no account has (or an
+/// account without a password): checking against it takes as long as a
+/// wrong password for a real account, so the time of a refusal does not
+/// tell which usernames exist.
+static DUMMY_HASH: std::sync::LazyLock<Option<String>> =
+    std::sync::LazyLock::new(|| crate::accounts::hash_password("no account has this password").ok());
 
 impl Attempt<'_> {
     /// Whether `password` matches the stored `hash`, on a checker thread.
     pub async fn verify(&self, hash: String, password: String) -> bool {
+        self.guard.checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (answer, answered) = tokio::sync::oneshot::channel();
         self.guard.checkers.send(Check { hash, password, answer }).is_ok() && answered.await.unwrap_or(false)
+    }
+
+    /// Checks `password` against a hash no account has, taking as long as
+    /// [`Attempt::verify`]: always `false`.
+    pub async fn verify_nobody(&self, password: String) -> bool {
+        let Some(dummy) = DUMMY_HASH.clone() else { return false };
+        let _ = self.verify(dummy, password).await;
+        false
     }
 
     /// The password was right: this attempt is not a failure.
@@ -284,5 +321,35 @@ mod tests {
         assert_eq!(client_address(ip("127.0.0.1"), &forwarded("junk, 203.0.113.9"), &proxies), ip("203.0.113.9"));
         assert_eq!(client_address(ip("127.0.0.1"), &forwarded("203.0.113.9, junk"), &proxies), ip("127.0.0.1"));
         assert_eq!(client_address(ip("127.0.0.1"), &header, &[]), ip("127.0.0.1"), "no trusted proxies: the peer");
+    }
+
+    #[tokio::test]
+    async fn one_ipv6_block_cannot_fill_the_limits_and_lock_others_out() {
+        let guard = SignInGuard::new(10, Duration::from_secs(300), 2);
+        // 100,001 addresses of one /64 count as one client: after its ten
+        // wrong passwords, the rest are refused without being counted anew.
+        let mut refused = 0;
+        for n in 0..=crate::rate_limit::MAX_KEYS as u32 {
+            let addr = IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 0, 7, 0, 0, (n >> 16) as u16, n as u16));
+            if guard.begin(addr, "ada").await.is_err() {
+                refused += 1;
+            }
+        }
+        assert_eq!(refused, crate::rate_limit::MAX_KEYS + 1 - 10, "one /64 and one name: ten tries in all");
+        assert!(guard.counted() <= 2, "{} keys counted for one block", guard.counted());
+        assert!(guard.begin(ip("2001:db8:0:8::1"), "ada").await.is_ok(), "another /64 signs in");
+        assert!(guard.begin(ip("198.51.100.7"), "ada").await.is_ok(), "and any IPv4 address");
+    }
+
+    #[tokio::test]
+    async fn a_full_limiter_lets_its_oldest_go_rather_than_refuse_newcomers() {
+        let guard = SignInGuard::new(10, Duration::from_secs(300), 2);
+        // As many blocks as the limiter holds, each one attempt.
+        for n in 0..=crate::rate_limit::MAX_KEYS as u32 {
+            let addr = IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, (n >> 16) as u16, n as u16, 0, 0, 0, 1));
+            assert!(guard.begin(addr, "ada").await.is_ok(), "attempt {n} was refused");
+        }
+        assert!(guard.begin(ip("198.51.100.7"), "ada").await.is_ok(), "a newcomer is counted, not refused");
+        assert!(guard.counted() <= 2 * crate::rate_limit::MAX_KEYS);
     }
 }

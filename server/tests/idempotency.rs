@@ -198,3 +198,90 @@ async fn a_request_that_failed_on_the_server_runs_again_when_sent_again() {
     assert_eq!((status, replayed), (200, false), "{post}");
     assert_eq!(post_count(&api, &ada).await, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_whose_connection_dropped_is_free_again_and_its_post_is_made_once() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = std::sync::Arc::new(server.client("ada").await);
+    let body = |i: usize| json!({ "content": format!("sent on a bad network {i}") });
+    // 40 posts at once, each client giving up after 2 to 80 ms: some are
+    // dropped before the post is made, some after, some answered.
+    let impatient = (0..40).map(|i| {
+        let api = api.clone();
+        tokio::spawn(async move {
+            let wait = std::time::Duration::from_millis(2 + (i as u64 * 2));
+            api.keyed_impatient("POST", "/post", Some(body(i)), &format!("dropped-{i}"), wait).await
+        })
+    });
+    let first: Vec<Option<u16>> = futures::future::join_all(impatient).await.into_iter().map(|r| r.unwrap()).collect();
+    assert!(first.iter().any(Option::is_none), "some connections dropped: {first:?}");
+    // Each sent again, as the app does: a 409 means "still running" and
+    // is tried again; it may last only while a first request runs.
+    for i in 0..40 {
+        let mut tries = 0;
+        let (status, post) = loop {
+            let (status, post, _) = api.keyed("POST", "/post", Some(body(i)), &format!("dropped-{i}")).await;
+            tries += 1;
+            if status != 409 || tries == 100 {
+                break (status, post);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        };
+        assert_eq!(status, 200, "key {i} stuck after {tries} tries: {post}");
+        assert_eq!(post["content"], body(i)["content"]);
+    }
+    assert_eq!(count_all_posts(&api, &ada).await, 40, "each post made once");
+}
+
+#[tokio::test]
+async fn a_key_older_than_a_day_is_unknown_however_many_wait_to_be_swept() {
+    let server = Server::start().await;
+    let ada = server.user("ada").await;
+    let api = server.client("ada").await;
+    let user_id: i64 =
+        sqlx::query_scalar("SELECT id FROM users WHERE username = 'ada'").fetch_one(server.db()).await.unwrap();
+    let body = json!({ "content": "the same words, two days apart" });
+    // After downtime: 300 expired keys wait to be swept (100 go a request),
+    // older than the one sent again.
+    let day_and_hour_ago = perch_server::db::now_ms() - perch_server::idempotency::KEPT_MS - 3_600_000;
+    for i in 0..300 {
+        sqlx::query(
+            "INSERT INTO idempotency_keys (user_id, key, fingerprint, status, created_ms) VALUES (?, ?, 'x', 200, ?)",
+        )
+        .bind(user_id)
+        .bind(format!("expired-{i}"))
+        .bind(day_and_hour_ago)
+        .execute(server.db())
+        .await
+        .unwrap();
+    }
+    assert_eq!(api.keyed("POST", "/post", Some(body.clone()), "two-days").await.0, 200);
+    sqlx::query("UPDATE idempotency_keys SET created_ms = ? WHERE key = 'two-days'")
+        .bind(day_and_hour_ago)
+        .execute(server.db())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE idempotency_keys SET created_ms = created_ms - 1 WHERE key LIKE 'expired-%'")
+        .execute(server.db())
+        .await
+        .unwrap();
+    let (status, post, replayed) = api.keyed("POST", "/post", Some(body), "two-days").await;
+    assert_eq!((status, replayed), (200, false), "a 25-hour-old key is unknown: {post}");
+    assert_eq!(post_count(&api, &ada).await, 2);
+}
+
+/// Every post of `user`, all pages.
+async fn count_all_posts(api: &common::Api, user: &str) -> usize {
+    let mut total = 0;
+    for page in 1.. {
+        let (status, answer) = api.get(&format!("/user/{user}/posts/{page}")).await;
+        assert_eq!(status, 200, "{answer}");
+        let n = answer["posts"].as_array().map_or(0, Vec::len);
+        total += n;
+        if n == 0 {
+            return total;
+        }
+    }
+    total
+}

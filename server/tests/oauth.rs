@@ -220,6 +220,25 @@ async fn wrong_passwords_are_refused_then_rate_limited() {
 }
 
 #[tokio::test]
+async fn an_unknown_username_costs_one_password_check_like_a_wrong_password() {
+    // The time of a refusal must not say whether the name exists: an unknown
+    // name is checked against a hash of the same cost (make bench-abuse
+    // prints both times; a timed assertion would be noise here).
+    let server = Server::start().await;
+    server.user("ada").await;
+    let flow = Flow::new(&server).await;
+    let query = flow.query(&flow.redirect_uri, "user.get");
+    let before = server.password_checks();
+    let (status, _, html) = flow.submit(&query, "ada", "wrong", &["user.get"], "allow").await;
+    assert_eq!(status, 401);
+    assert_eq!(server.password_checks(), before + 1);
+    let (status, _, unknown) = flow.submit(&query, "nobody_here", "wrong", &["user.get"], "allow").await;
+    assert_eq!(status, 401);
+    assert_eq!(server.password_checks(), before + 2, "an unknown name is hashed too");
+    assert!(unknown.contains("Wrong username or password.") && html.contains("Wrong username or password."));
+}
+
+#[tokio::test]
 async fn failures_are_kept_per_address_and_username() {
     let server = Server::start_with(|o| o.sign_in_failures = 2).await;
     server.user("ada").await;

@@ -11,6 +11,7 @@ use axum::Json;
 use perch_model::{
     validate_content, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject,
 };
+use sqlx::SqliteConnection;
 
 fn not_found() -> Error {
     Error::NotFound("There is no such post.".into())
@@ -26,9 +27,21 @@ fn check_content(text: &str) -> Result<()> {
 
 /// The post as operation 1 answers it: found, scope-checked, parent embedded.
 async fn visible_post(state: &AppState, caller: &Caller, uuid: &str, op: Operation) -> Result<(i64, Post)> {
-    let (id, mut post) = find_post(&state.db, caller.user_id, uuid).await?.ok_or_else(not_found)?;
+    let mut conn = state.db.acquire().await?;
+    visible_post_in(&mut conn, caller, uuid, op).await
+}
+
+/// [`visible_post`] as a transaction sees it: a write's answer is read
+/// inside its transaction, so it is kept with it (`idempotency::commit`).
+async fn visible_post_in(
+    conn: &mut SqliteConnection,
+    caller: &Caller,
+    uuid: &str,
+    op: Operation,
+) -> Result<(i64, Post)> {
+    let (id, mut post) = find_post(&mut *conn, caller.user_id, uuid).await?.ok_or_else(not_found)?;
     caller.require(op, subject(&post))?;
-    embed_parents(&state.db, caller, std::slice::from_mut(&mut post)).await?;
+    embed_parents(&mut *conn, caller, std::slice::from_mut(&mut post)).await?;
     Ok((id, post))
 }
 
@@ -140,10 +153,10 @@ pub async fn send(
     .bind(now_ms())
     .execute(&mut *tx)
     .await?;
-    tx.commit().await?;
-    drop(_write);
     // Sending needs the matching `get` scope, so the caller may read what it wrote.
-    Ok(Json(visible_post(&state, &caller, &uuid, Operation::GetPost).await?.1))
+    let (_, post) = visible_post_in(&mut tx, &caller, &uuid, Operation::GetPost).await?;
+    crate::idempotency::commit(tx, &post).await?;
+    Ok(Json(post))
 }
 
 /// 4. PATCH /post/{uuid}: content and/or locked, by the author.
@@ -172,18 +185,22 @@ pub async fn update(
     if let Some(content) = &body.content {
         check_content(content)?;
     }
+    let _write = state.write_lock.lock().await;
+    let mut tx = crate::db::write(&state.db).await?;
     let changed =
         sqlx::query("UPDATE posts SET content = COALESCE(?, content), locked = COALESCE(?, locked) WHERE id = ?")
             .bind(&body.content)
             .bind(body.locked)
             .bind(id)
-            .execute(&state.db)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
     if changed == 0 {
         return Err(not_found());
     }
-    Ok(Json(visible_post(&state, &caller, &uuid, Operation::UpdatePost).await?.1))
+    let (_, post) = visible_post_in(&mut tx, &caller, &uuid, Operation::UpdatePost).await?;
+    crate::idempotency::commit(tx, &post).await?;
+    Ok(Json(post))
 }
 
 /// 5. DELETE /post/{uuid}: by the author; answers the post as it was.
@@ -212,7 +229,7 @@ pub async fn delete(State(state): State<AppState>, caller: Caller, Path(uuid): P
             .execute(&mut *tx)
             .await?;
     }
-    tx.commit().await?;
+    crate::idempotency::commit(tx, &post).await?;
     Ok(Json(post))
 }
 
@@ -258,6 +275,7 @@ pub async fn like(State(state): State<AppState>, caller: Caller, Path(uuid): Pat
         sqlx::query("UPDATE posts SET like_count = like_count + 1 WHERE id = ?").bind(id).execute(&mut *tx).await?;
         LikeAction::Liked
     };
-    tx.commit().await?;
-    Ok(Json(LikeResult { action, uuid: post.uuid }))
+    let answer = LikeResult { action, uuid: post.uuid };
+    crate::idempotency::commit(tx, &answer).await?;
+    Ok(Json(answer))
 }

@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::extractor::Caller;
 use perch_model::{Application, Badge, Operation, Parent, Post, Subject, Timestamp, User};
 use sqlx::sqlite::SqliteRow;
-use sqlx::Row;
+use sqlx::{Row, SqliteExecutor};
 
 // Every query is a static string, put together at compile time from the
 // pieces below (`concat!`), never from text a caller passes at run time.
@@ -172,7 +172,7 @@ pub fn post_from_row(row: &SqliteRow) -> Post {
 }
 
 /// A post with its row id, its parent left as a uuid; `None` if there is none.
-pub async fn find_post(db: &Db, caller: i64, uuid: &str) -> Result<Option<(i64, Post)>> {
+pub async fn find_post<'e>(db: impl SqliteExecutor<'e>, caller: i64, uuid: &str) -> Result<Option<(i64, Post)>> {
     let row = sqlx::query(POST_BY_UUID).bind(caller).bind(uuid).fetch_optional(db).await?;
     Ok(row.map(|r| (r.get("id"), post_from_row(&r))))
 }
@@ -195,7 +195,7 @@ where
 /// Replaces each reply's parent uuid by the parent post, one level deep
 /// (the parent's own parent stays a uuid), in one query for the whole list.
 /// A deleted parent stays a uuid.
-pub async fn embed_parents(db: &Db, caller: &Caller, posts: &mut [Post]) -> Result<()> {
+pub async fn embed_parents<'e>(db: impl SqliteExecutor<'e>, caller: &Caller, posts: &mut [Post]) -> Result<()> {
     let mut wanted: Vec<String> = posts
         .iter()
         .filter_map(|p| match &p.parent {

@@ -148,8 +148,9 @@ pub async fn follow(
         .bind(target)
         .execute(&mut *tx)
         .await?;
-    tx.commit().await?;
-    Ok(Json(FollowResult { action, uuid: user.uuid }))
+    let answer = FollowResult { action, uuid: user.uuid };
+    crate::idempotency::commit(tx, &answer).await?;
+    Ok(Json(answer))
 }
 
 /// The users on one side of `follows`, most recent follow first.

@@ -229,11 +229,16 @@ pub async fn submit(
             let password = field("password").unwrap_or_default();
             let ok = match hash {
                 Some(h) => attempt.verify(h, password).await,
-                None => false,
+                None => attempt.verify_nobody(password).await,
             };
             ok.then(|| row.get::<i64, _>("id"))
         }
-        Ok(None) => None,
+        // As long as a wrong password: the answer's time must not say
+        // whether the username exists.
+        Ok(None) => {
+            attempt.verify_nobody(field("password").unwrap_or_default()).await;
+            None
+        }
         Err(e) => {
             tracing::error!("sign-in lookup failed: {e}");
             attempt.succeeded();

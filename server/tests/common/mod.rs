@@ -44,6 +44,11 @@ impl Server {
         self.running.as_ref().unwrap().state.limits.sign_in.counted()
     }
 
+    /// The password checks the sign-in page has run.
+    pub fn password_checks(&self) -> u64 {
+        self.running.as_ref().unwrap().state.limits.sign_in.checked()
+    }
+
     /// The bytes the read cache holds now.
     pub fn read_cache_bytes(&self) -> usize {
         self.running.as_ref().unwrap().state.reads.bytes()
@@ -153,6 +158,20 @@ impl Api {
         let replayed = res.headers().get("idempotent-replayed").is_some_and(|v| v == "true");
         let text = res.text().await.unwrap();
         (status, serde_json::from_str(&text).unwrap_or(Value::Null), replayed)
+    }
+
+    /// [`Api::keyed`] by a client that gives up after `wait` and drops the
+    /// connection: `None` when it gave up before an answer came.
+    pub async fn keyed_impatient(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+        key: &str,
+        wait: std::time::Duration,
+    ) -> Option<u16> {
+        let req = self.request(method, path, body).header("idempotency-key", key).timeout(wait);
+        req.send().await.ok().map(|res| res.status().as_u16())
     }
 
     pub async fn get(&self, path: &str) -> Answer {
