@@ -5,14 +5,21 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.PERCH_E2E_PORT ?? 8091);
 const server = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
+// The app to test: the release build in ../dist unless told (another build,
+// to see a new test fail on the code before its fix).
+const dist = process.env.PERCH_E2E_DIST ?? '../dist';
+// PERCH_E2E_CPU=4 runs every page on a CPU that many times slower (fixtures.ts):
+// a test that passes only on a quick machine is a race. Timeouts grow with it.
+const cpu = Math.max(1, Number(process.env.PERCH_E2E_CPU ?? 1));
+const slower = Math.max(1, cpu / 2);
 // The app hosted on another origin (hosting.spec.ts), calling the API here.
 const hostPort = port + 1;
 const host = `http://127.0.0.1:${hostPort}`;
 
 export default defineConfig({
   testDir: './tests',
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  timeout: 30_000 * slower,
+  expect: { timeout: 10_000 * slower },
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -36,7 +43,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ../dist --public-url ${host} --allow-origin ${host}`,
+      command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ${dist} --public-url ${host} --allow-origin ${host}`,
       url: `http://127.0.0.1:${port}/api/v1/ping`,
       reuseExistingServer: false,
       timeout: 60_000,

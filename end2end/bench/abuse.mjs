@@ -52,6 +52,33 @@ const config = await (await fetch(`${base}/config.json`)).json();
 console.log(`server ${base}, pid ${pid}, RSS at start ${rssMb()} MB\n`);
 console.log(`${'attack'.padEnd(44)} ${'answers by status'.padEnd(34)} 5xx  memory after`);
 
+// 0. A wrong password for a real username and for an unknown one, one at a
+// time, alternating, each from its own forwarded-for-less client: the two
+// medians must match within noise, or the time tells which names exist.
+// 8 of each, under the limit of 10 failures per address and name.
+{
+  const verifier = randomBytes(32).toString('base64url');
+  const query = {
+    application_id: config.application_id ?? config.applicationId ?? '', redirect_uri: `${base}/oauth/callback`,
+    scopes: 'user.get', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  };
+  const times = { real: [], unknown: [] };
+  for (let i = 0; i < 16; i++) {
+    const which = i % 2 ? 'unknown' : 'real';
+    const username = which === 'real' ? 'mira' : 'nobody_by_this_name';
+    const form = new URLSearchParams({ ...query, username, password: `wrong-${i}`, scope: 'user.get', action: 'allow' });
+    const start = performance.now();
+    const res = await fetch(`${base}/oauth/authorise`, { method: 'POST', body: form, redirect: 'manual' });
+    await res.arrayBuffer();
+    times[which].push(performance.now() - start);
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
+  const span = (xs) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
+  console.log(`wrong password, 8 each: real username median ${med(times.real)} ms (${span(times.real)}), ` +
+    `unknown username median ${med(times.unknown)} ms (${span(times.unknown)})\n`);
+}
+
 // 1. Sign-in with unique 1 MB usernames.
 {
   const c = statuses();

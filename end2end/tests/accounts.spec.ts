@@ -1,9 +1,9 @@
 // Several accounts on one browser: adding one keeps the other, switching
 // takes one click and applies to every tab, each account keeps its own
 // drafts, and signing out of one leaves the others signed in.
-import { test, expect } from './fixtures';
+import { test, expect, throttleCpu, CPU_SLOWDOWN } from './fixtures';
 import type { Page } from '@playwright/test';
-import { signInWithOAuth, signInWithToken, token } from './helpers';
+import { kept, signInWithOAuth, signInWithToken, token } from './helpers';
 
 const session = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('perch.session') ?? 'null'));
 const menu = (page: Page) => page.locator('.account-menu');
@@ -232,4 +232,108 @@ test('an action the token does not allow offers to sign in again for it, and com
   const scopes = (await session(page)).scopes;
   expect(scopes).toContain('post.send');
   expect(scopes).not.toContain('post.like');
+});
+
+test('after a sign-out nothing more is written for the account, even by a save already on its way (CPU 6x slower)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signInWithToken(page, 'mira');
+  const mira = await session(page);
+  await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
+  await throttleCpu(page, Math.max(6, CPU_SLOWDOWN));
+  // The page after the sign-out is slow to come, as on a slow network:
+  // whatever the signed-out page still runs meanwhile runs.
+  let slowNextPage = false;
+  await page.route('**/*', async (route) => {
+    if (slowNextPage && route.request().isNavigationRequest()) await new Promise((done) => setTimeout(done, 1_500));
+    await route.continue();
+  });
+  // Reading: the position is saved shortly after each scroll; the sign-out
+  // comes in the same moment, with that save pending.
+  await openMenu(page);
+  await page.mouse.wheel(0, 600);
+  slowNextPage = true;
+  await page.evaluate(() => {
+    window.scrollBy(0, 400);
+    const out = [...document.querySelectorAll<HTMLButtonElement>('.account-panel button')].find((b) => b.textContent?.includes('Sign out of @mira'));
+    out!.click();
+  });
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  // Long enough for any timer, debounce or save in flight to have run.
+  await page.waitForTimeout(3_000);
+  const left = await page.evaluate((uuid) => [
+    ...Object.keys(localStorage).filter((k) => k.includes(uuid) || (localStorage.getItem(k) ?? '').includes(uuid)),
+    ...Object.keys(sessionStorage).filter((k) => k.includes(uuid) || (sessionStorage.getItem(k) ?? '').includes(uuid)),
+  ], mira.user.uuid);
+  expect(left, 'Web Storage kept for the signed-out account').toEqual([]);
+  expect(Object.keys(await kept(page, 'copies')), 'local copies').not.toContain(mira.user.uuid);
+  expect(Object.keys(await kept(page, 'outbox')), 'outboxes').not.toContain(mira.user.uuid);
+});
+
+test('a like waiting for one account is never sent as an account added meanwhile, even when the network comes back during the sign-in', async ({ page }) => {
+  const stamp = Date.now();
+  const arjun = { Authorization: `Bearer ${token('arjun')}` };
+  const made = await page.request.post('/api/v1/post', { headers: arjun, data: { content: `a post sam likes ${stamp}` } });
+  const uuid = (await made.json()).uuid as string;
+  const likedBy = async (user: string) =>
+    (await (await page.request.get(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${token(user)}` } })).json()).liked;
+
+  await signInWithToken(page, 'sam');
+  await page.goto(`/post/${uuid}`);
+  // The like gets no answer: it waits in sam's outbox.
+  await page.route(`**/api/v1/post/${uuid}/like`, (route) => route.abort('connectionrefused'));
+  const like = page.getByRole('article').first().getByRole('button', { name: /Like/ });
+  await like.click();
+  await expect(page.getByRole('article').first().locator('.waiting-mark')).toHaveText('waiting');
+
+  // Adding mira: the network comes back while her sign-in finishes, and any
+  // read the outbox makes for sam's like is answered only after it has.
+  let exchanged!: () => void;
+  const switched = new Promise<void>((done) => (exchanged = done));
+  await page.route('**/api/oauth/code', async (route) => {
+    await page.unroute(`**/api/v1/post/${uuid}/like`);
+    const answer = await route.fetch();
+    await route.fulfill({ response: answer });
+    exchanged();
+  });
+  await page.route(`**/api/v1/post/${uuid}`, async (route) => {
+    if (route.request().method() === 'GET' && new URL(page.url()).pathname === '/oauth/callback') await switched;
+    await route.continue();
+  });
+  // The page after the callback is slow to come: what the callback page
+  // still runs meanwhile runs.
+  await page.route('**/*', async (route) => {
+    if (route.request().isNavigationRequest() && new URL(page.url()).pathname === '/oauth/callback') {
+      await new Promise((done) => setTimeout(done, 1_500));
+    }
+    await route.continue();
+  });
+  await (await openMenu(page)).getByRole('link', { name: 'Add an account' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Username').fill('mira');
+  await page.getByLabel('Password').fill('perch-demo');
+  // Its backoff over, the like would go at the next page's start.
+  await page.evaluate((account) => new Promise<void>((done, fail) => {
+    const open = indexedDB.open('perch', 2);
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const store = open.result.transaction('outbox', 'readwrite').objectStore('outbox');
+      const read = store.get(account);
+      read.onsuccess = () => {
+        const kept = JSON.parse(read.result);
+        for (const waiting of kept[2]) waiting[5] = 0;
+        store.put(JSON.stringify(kept), account).onsuccess = () => done();
+      };
+    };
+  }), (await session(page)).user.uuid);
+  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await current(page, 'mira');
+
+  // Never as mira. Back to sam, the like goes, as sam.
+  await page.unroute(`**/api/v1/post/${uuid}/like`);
+  expect(await likedBy('mira')).toBe(false);
+  await (await openMenu(page)).getByRole('button', { name: 'Switch to @sam' }).click();
+  await current(page, 'sam');
+  await expect.poll(() => likedBy('sam'), { timeout: 20_000 }).toBe(true);
+  expect(await likedBy('mira')).toBe(false);
 });

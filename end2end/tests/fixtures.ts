@@ -26,7 +26,27 @@ export function allowPageErrors(pattern: RegExp) {
 /** What a panic of the app's wasm writes to the console. */
 const PANIC = /panicked at|RuntimeError|unreachable executed|already been disposed/i;
 
-export const test = base.extend<{ visit: (path: string) => Promise<void>; auditAfter: void }>({
+/** How many times slower the CPU of every page is (PERCH_E2E_CPU, through
+ *  the DevTools protocol), 1 for as it is. */
+export const CPU_SLOWDOWN = Math.max(1, Number(process.env.PERCH_E2E_CPU ?? 1));
+
+/** Slows the CPU of `page` `rate` times (Chromium's DevTools protocol). */
+export async function throttleCpu(page: Page, rate: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+export const test = base.extend<{ visit: (path: string) => Promise<void>; auditAfter: void; slowCpu: void }>({
+  slowCpu: [
+    async ({ page, context }, use) => {
+      if (CPU_SLOWDOWN > 1) {
+        await throttleCpu(page, CPU_SLOWDOWN);
+        context.on('page', (other) => void throttleCpu(other, CPU_SLOWDOWN).catch(() => {}));
+      }
+      await use();
+    },
+    { auto: true },
+  ],
   visit: async ({ page }, use) => {
     await use(async (path: string) => {
       await page.goto(path);

@@ -226,3 +226,34 @@ test('a follow made elsewhere while Perch was closed shows on the Following page
     if ((await toggle()) !== 'unfollowed') await toggle();
   }
 });
+
+test('what the server says sets the Follow and Like buttons the copy drew: a follow and a like made elsewhere show, and a click does what it shows', async ({ page }) => {
+  const tok = token('ines');
+  const as = (method: 'get' | 'post', path: string) =>
+    page.request[method](`/api/v1${path}`, { headers: { Authorization: `Bearer ${tok}` } }).then((r) => r.json());
+  // Another browser's starting point: ines neither follows olga nor likes her newest post.
+  const olga = await as('get', '/user/@olga');
+  if (olga.followed) await as('post', `/user/${olga.uuid}/follow`);
+  const post = (await as('get', `/user/${olga.uuid}/posts/1`)).posts[0];
+  if (post.liked) await as('post', `/post/${post.uuid}/like`);
+
+  await signInWithToken(page, 'ines');
+  await page.goto('/user/@olga');
+  const follow = page.getByRole('main').locator('button.toggle.follow').first();
+  const like = page.locator(`article[data-uuid="${post.uuid}"] button.toggle.like`);
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await keptWith(page, post.uuid);
+
+  // Another browser follows olga and likes the post.
+  expect((await as('post', `/user/${olga.uuid}/follow`)).action).toBe('followed');
+  expect((await as('post', `/post/${post.uuid}/like`)).action).toBe('liked');
+  // Reopened here: drawn from the copy first, then the server's answer is the truth.
+  await page.goto('/user/@olga');
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  // So the click unfollows, as the button says, rather than following.
+  await follow.click();
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await as('get', '/user/@olga')).followed).toBe(false);
+});

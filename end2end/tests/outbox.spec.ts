@@ -410,3 +410,67 @@ test('a long backlog draws its first 20 waiting posts on Home and links to the r
   await context.setOffline(false);
   expect(await kept(page, 'outbox')).toEqual({});
 });
+
+test('a post is shown waiting only once it is on disk; a write the browser refuses keeps the text in the box, with why', async ({ page, context }) => {
+  await signInWithToken(page, 'sam');
+  const sam = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user.uuid as string);
+  await context.setOffline(true);
+  // The browser refuses to keep anything more (its storage is full).
+  await page.evaluate(() => {
+    const outbox = (window as any).perchOutbox;
+    outbox.realPut = outbox.put;
+    outbox.put = () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
+  });
+  const refused = `not kept, so not shown waiting ${Date.now()}`;
+  await page.getByLabel('Post text').fill(refused);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'New post' }).getByRole('alert')).toContainText('Your text is kept');
+  await expect(page.getByLabel('Post text')).toHaveValue(refused);
+  await expect(waitingCard(page, refused)).toHaveCount(0);
+  expect(Object.keys(await kept(page, 'outbox'))).not.toContain(sam);
+
+  // Storage back: the moment the card says "Waiting to send", IndexedDB holds it.
+  await page.evaluate(() => { const o = (window as any).perchOutbox; o.put = o.realPut; });
+  const waits = `kept, then shown waiting ${Date.now()}`;
+  await page.getByLabel('Post text').fill(waits);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(waitingCard(page, waits)).toBeVisible();
+  const onDisk = await kept(page, 'outbox');
+  expect(JSON.stringify(onDisk[sam])).toContain(waits);
+  await context.setOffline(false);
+});
+
+test('a draft typed just before the tab closes is kept whole', async ({ page, context }) => {
+  await signInWithToken(page, 'sam');
+  const writer = await context.newPage();
+  await writer.goto('/');
+  const text = `typed, then the tab closed at once ${Date.now()}`;
+  await writer.getByLabel('Post text').pressSequentially(text, { delay: 0 });
+  await writer.close({ runBeforeUnload: true });
+  await page.reload();
+  // Measured: every character typed is there (the draft is written on each input).
+  await expect(page.getByLabel('Post text')).toHaveValue(text);
+});
+
+test('a 409 for a key still being answered is not a refusal: the post waits, goes again with its key, and is made once', async ({ page }) => {
+  await signInWithToken(page, 'sam');
+  const me = await api(page, token('sam'), '/user');
+  const text = `answered 409 first ${Date.now()}`;
+  const keys: string[] = [];
+  await page.route('**/api/v1/post', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(route.request().headers()['idempotency-key']);
+    if (keys.length === 1) {
+      return route.fulfill({ status: 409, json: { code: 409, _message: 'A request with this Idempotency-Key is still being answered.' } });
+    }
+    return route.continue();
+  });
+  await page.getByLabel('Post text').fill(text);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(page.locator('article.post:not(.waiting)', { hasText: text })).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.composer .error')).toHaveCount(0);
+  expect(keys.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(keys).size, 'sent again with the same key').toBe(1);
+  const posts = (await api(page, token('sam'), `/user/${me.uuid}/posts/1`)).posts as any[];
+  expect(posts.filter((p) => p.content === text)).toHaveLength(1);
+});

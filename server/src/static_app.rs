@@ -97,9 +97,14 @@ pub fn service(dir: &Path) -> axum::routing::MethodRouter {
         .precompressed_gzip()
         .fallback(ServeFile::new(dir.join("index.html")).precompressed_br().precompressed_gzip());
     axum::routing::get_service(files).layer(CompressionLayer::new()).layer(axum::middleware::from_fn(
-        move |req: Request<axum::body::Body>, next: axum::middleware::Next| {
+        move |mut req: Request<axum::body::Body>, next: axum::middleware::Next| {
             let csp = csp.clone();
             async move {
+                // A segment no file name can be (over 255 bytes) is no file:
+                // the app routes it. Asked of the file system, it was a 500.
+                if req.uri().path().split('/').any(|segment| segment.len() > 255) {
+                    *req.uri_mut() = axum::http::Uri::from_static("/");
+                }
                 let mut res = with_cache_control(req, next).await;
                 res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
                 res.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));

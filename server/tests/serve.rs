@@ -37,7 +37,24 @@ async fn ping_answers_pong_without_a_token() {
 #[tokio::test]
 async fn client_routes_fall_back_to_the_app_and_files_are_served() {
     let h = serve_app().await;
-    for path in ["/", "/post/abc", "/user/@ada", "/user/@ada/followers", "/oauth/callback?code=x", "/no/such/page"] {
+    // Any address a link can hold is the app's to route, the odd ones too:
+    // a segment longer than a file name may be (the file system refused it
+    // with 500), dot segments, encoded slashes.
+    let long = format!("/post/{}", "x".repeat(5000));
+    let deep = "/a".repeat(1000);
+    for path in [
+        "/",
+        "/post/abc",
+        "/user/@ada",
+        "/user/@ada/followers",
+        "/oauth/callback?code=x",
+        "/no/such/page",
+        &long,
+        &deep,
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/post/%00",
+        "/user/@%F0%9F%90%A6",
+    ] {
         let res = reqwest::get(format!("{}{path}", h.base)).await.unwrap();
         assert_eq!(res.status(), 200, "{path}");
         assert_eq!(res.headers()["cache-control"], "no-cache", "{path}: the page must be revalidated");

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+/// Where the server's sign-in page sends the browser back.
+pub const CALLBACK_PATH: &str = "/oauth/callback";
 /// What the callback needs from the start of the flow.
 #[derive(Serialize, Deserialize)]
 struct Pending {
@@ -61,7 +63,7 @@ fn enc(s: &str) -> String {
 
 /// This app's callback address.
 pub fn redirect_uri() -> String {
-    format!("{}/oauth/callback", leptos::prelude::window().location().origin().unwrap_or_default())
+    format!("{}{CALLBACK_PATH}", leptos::prelude::window().location().origin().unwrap_or_default())
 }
 
 /// Sends the browser to the server's sign-in page, asking for `scopes`
@@ -117,16 +119,32 @@ pub fn return_path(next: Option<&str>) -> String {
     let Some(next) = next.filter(|n| n.len() <= 2048) else { return "/".into() };
     let path = next.split(['?', '#']).next().unwrap_or("");
     let own = next.starts_with('/')
-        && !next.starts_with("//")
         && !next.contains('\\')
         && !next.chars().any(char::is_control)
+        && plain_path(path)
         && path != "/signin"
-        && path != "/oauth/callback";
+        && path != CALLBACK_PATH;
     if own {
         next.to_owned()
     } else {
         "/".into()
     }
+}
+
+/// Whether `path` names itself plainly: no empty segment (`//host` or
+/// `/.//host`, which a browser may read as another site), no dot segment
+/// (`/./`, `/../`, which move the path before the router sees it), and no
+/// slash, backslash or dot hidden in percent-encoding. Only `/` itself
+/// ends in an empty segment.
+fn plain_path(path: &str) -> bool {
+    if path == "/" {
+        return true;
+    }
+    let lower = path.to_ascii_lowercase();
+    if ["%2f", "%5c", "%2e", "%00"].iter().any(|hidden| lower.contains(hidden)) {
+        return false;
+    }
+    path.split('/').skip(1).all(|segment| !matches!(segment, "" | "." | ".."))
 }
 
 /// The sign-in page for one more account, while one is signed in.
@@ -163,6 +181,14 @@ mod return_tests {
             "/oauth/callback?code=x",
             "/a\nb",
             "",
+            "/.//evil.example",
+            "/..//evil.example",
+            "/./evil.example",
+            "/post/../signin",
+            "/post//x",
+            "/%2e%2e/%2fevil.example",
+            "/%2F%2Fevil.example",
+            "/%5cevil.example",
         ] {
             assert_eq!(return_path(Some(hostile)), "/", "{hostile:?}");
         }

@@ -82,6 +82,9 @@ pub fn use_api() -> Api {
     expect_context::<Api>()
 }
 
+/// Why a request of a bound client was not sent ([`Api::as_account`]).
+const NOT_BOUND: &str = "another account is signed in here now";
+
 /// How long before expiry a token is refreshed.
 const REFRESH_MARGIN_MS: i64 = 60_000;
 
@@ -96,6 +99,9 @@ pub struct Api {
     /// Whether the server answered this visit, and whether its last
     /// request failed on the network (the offline notice reads both).
     reach: ArcRwSignal<Reach>,
+    /// The account every request of this client is made as ([`Api::as_account`]),
+    /// or `None`: whichever account is current when a request goes.
+    account: Option<std::sync::Arc<str>>,
 }
 
 /// What the server's answers have shown so far this visit.
@@ -123,7 +129,34 @@ impl Api {
     pub fn new(config: &ClientConfig, session: Session) -> Self {
         let base = config.base().to_owned();
         let root = server_root(&base);
-        Api { base, root, session, refreshing: Default::default(), reach: ArcRwSignal::new(Reach::default()) }
+        Api {
+            base,
+            root,
+            session,
+            refreshing: Default::default(),
+            reach: ArcRwSignal::new(Reach::default()),
+            account: None,
+        }
+    }
+
+    /// This client, bound to the account `uuid` from the first request to
+    /// the last: each request (and its refresh, and its retry after a 401)
+    /// goes with that account's token, or not at all. When another account
+    /// has become current (added, switched to, or this one signed out),
+    /// the request is not sent and fails as [`ApiError::Unauthorized`]: an
+    /// action one account made is never sent as another.
+    pub fn as_account(&self, uuid: &str) -> Api {
+        Api { account: Some(uuid.into()), ..self.clone() }
+    }
+
+    /// The current account's sign-in, if it is the one this client is bound to.
+    fn signed_as_bound(&self) -> Result<Option<Signed>, ApiError> {
+        let signed = self.session.signed_untracked();
+        match (&self.account, &signed) {
+            (Some(bound), Some(s)) if **bound != *s.user.uuid => Err(ApiError::Unauthorized(NOT_BOUND.into())),
+            (Some(_), None) => Err(ApiError::Unauthorized(NOT_BOUND.into())),
+            _ => Ok(signed),
+        }
     }
 
     /// What the server's answers have shown so far this visit.
@@ -147,15 +180,15 @@ impl Api {
         &self.root
     }
 
-    async fn token(&self) -> Option<String> {
-        let signed = self.session.signed_untracked()?;
+    async fn token(&self) -> Result<Option<String>, ApiError> {
+        let Some(signed) = self.signed_as_bound()? else { return Ok(None) };
         let now = js_sys::Date::now() as i64;
         if let (Some(expires), Some(_)) = (signed.token_expires_at, &signed.refresh_token) {
             if expires.millis() - now < REFRESH_MARGIN_MS && self.refresh_now(&signed).await.is_ok() {
-                return self.session.signed_untracked().map(|s| s.token);
+                return Ok(self.signed_as_bound()?.map(|s| s.token));
             }
         }
-        Some(signed.token)
+        Ok(Some(signed.token))
     }
 
     /// Refreshes the session's tokens, one refresh at a time in this tab
@@ -259,7 +292,7 @@ impl Api {
         let abort = abort_on_cleanup();
         let mut retried = false;
         loop {
-            let token = self.token().await;
+            let token = self.token().await?;
             let extra = http::Extra { token: token.as_deref(), body: body.as_deref(), key, abort: abort.as_ref() };
             let sent = http::send(method, &url, extra).await;
             // A request the page cut off says nothing about the server.
@@ -268,7 +301,7 @@ impl Api {
             }
             let res = sent.map_err(ApiError::Network)?;
             if res.status == 401 && !retried {
-                if let Some(signed) = self.session.signed_untracked().filter(|s| s.refresh_token.is_some()) {
+                if let Some(signed) = self.signed_as_bound()?.filter(|s| s.refresh_token.is_some()) {
                     retried = true;
                     if self.refresh_now(&signed).await.is_ok() {
                         continue;
@@ -404,7 +437,11 @@ pub fn classify(status: u16, message: String, retry_after: Option<u64>) -> ApiEr
         404 => ApiError::NotFound(message),
         422 => ApiError::Unprocessable(message),
         429 => ApiError::RateLimited { retry_after, message },
-        500..=599 => ApiError::Server { status, message },
+        // 409: the first request with this Idempotency-Key is still being
+        // answered (the only 409 of the interface). Not a refusal: like a
+        // 5xx, the write waits and is sent again with its key, which then
+        // answers the first request's answer.
+        409 | 500..=599 => ApiError::Server { status, message },
         _ => ApiError::Other { status, message },
     }
 }
@@ -444,6 +481,10 @@ mod tests {
         assert!(matches!(classify(401, String::new(), None), ApiError::Unauthorized(_)));
         assert_eq!(classify(429, "slow".into(), Some(7)).explain(), t::error_rate_limited_for(7));
         assert_eq!(classify(503, String::new(), None).explain(), t::error_server("503"));
+        assert!(
+            matches!(classify(409, String::new(), None), ApiError::Server { status: 409, .. }),
+            "a key still being answered is tried again, not refused"
+        );
         assert_eq!(
             classify(422, "The post is 1 character over the limit of 500.".into(), None).explain(),
             t::error_unprocessable().into()

@@ -2,6 +2,14 @@
 //! and write them. Nothing else in the app names a `perch.*` key or touches
 //! `localStorage`/`sessionStorage` directly. A browser that refuses storage
 //! (some private modes) simply keeps nothing.
+//!
+//! **Nothing is written for an account that is not signed in here.** A key
+//! that belongs to an account ([`Key::account`]) is written only while that
+//! account is kept as signed in (the current one or one of the others), as
+//! storage says at the moment of writing: a timer, a debounce, an unload
+//! handler or a save in flight that runs after the account's sign-out (in
+//! this tab or another) writes nothing. `index.html` keeps the same rule
+//! for IndexedDB (`signedIn`).
 
 /// What is kept, and under which name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +72,17 @@ impl Key {
         }
     }
 
+    /// The account this key belongs to, if it belongs to one.
+    pub fn account(&self) -> Option<&str> {
+        match self {
+            Key::Relations { account }
+            | Key::Reading { account }
+            | Key::Draft { account, .. }
+            | Key::Outbox { account } => Some(account),
+            _ => None,
+        }
+    }
+
     /// Kept for the tab only (`sessionStorage`) rather than across visits.
     fn tab_only(&self) -> bool {
         matches!(self, Key::OAuthPending)
@@ -88,9 +107,28 @@ pub fn get(key: &Key) -> Option<String> {
     area(key)?.get_item(&key.name()).ok().flatten()
 }
 
-/// Keeps `value`; `false` when the browser refused (no storage, or full).
+/// Keeps `value`; `false` when the browser refused (no storage, or full),
+/// or when the key's account is not signed in here now.
 pub fn set(key: &Key, value: &str) -> bool {
+    if key.account().is_some_and(|account| !signed_in_here(account)) {
+        return false;
+    }
     area(key).is_some_and(|area| area.set_item(&key.name(), value).is_ok())
+}
+
+/// Whether `account` is signed in on this browser, as storage says now:
+/// the current account or one of the others, whatever this tab believes.
+pub fn signed_in_here(account: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Whose {
+        user: Who,
+    }
+    #[derive(serde::Deserialize)]
+    struct Who {
+        uuid: String,
+    }
+    let current = get_json::<Whose>(&Key::Session).is_some_and(|w| w.user.uuid == account);
+    current || get_json::<Vec<Whose>>(&Key::OtherAccounts).is_some_and(|all| all.iter().any(|w| w.user.uuid == account))
 }
 
 pub fn remove(key: &Key) {

@@ -2,6 +2,7 @@
 //! after the page's own requests (`fetchpriority="low"`), with the
 //! person's initial in its place when the image cannot be loaded.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 
 #[component]
@@ -11,14 +12,16 @@ pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) 
     let initial = name.chars().find(|c| c.is_alphanumeric()).map(String::from).unwrap_or_default();
     let class = if large { "avatar large" } else { "avatar" };
     let size = if large { "96" } else { "48" };
-    let alt = format!("{name}'s avatar");
+    // In the reader's language, like every word (it is only spoken).
+    let alt = t::avatar_of(name);
     move || {
+        let alt = alt.clone();
         if failed.get() {
-            view! { <span class=format!("{class} fallback") role="img" aria-label=alt.clone()>{initial.clone()}</span> }
+            view! { <span class=format!("{class} fallback") role="img" aria-label=move || alt.get()>{initial.clone()}</span> }
                 .into_any()
         } else {
             view! {
-                <img class=class src=src.clone() alt=alt.clone() loading="lazy" fetchpriority="low" width=size height=size
+                <img class=class src=src.clone() alt=move || alt.get() loading="lazy" fetchpriority="low" width=size height=size
                     on:error=move |_| failed.set(true)/>
             }
             .into_any()

@@ -47,7 +47,12 @@ pub fn Shell(
     crate::browser::navigation::install();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     start_from_copy(&store, &timeline, kept, &config);
-    store.start_outbox(waiting);
+    // Not on the OAuth callback: there the session switches to the account
+    // being added before the page leaves, and nothing of the account
+    // before may be sent meanwhile. The page that follows sends it.
+    if window().location().pathname().ok().as_deref() != Some(crate::account::oauth::CALLBACK_PATH) {
+        store.start_outbox(waiting);
+    }
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
     provide_context(timeline);
     provide_context(store);

@@ -180,6 +180,16 @@ impl Store {
         self.session.signed_untracked().map(|s| s.user.uuid)
     }
 
+    /// The API client bound to the account current now: a write it starts
+    /// goes with that account's token to its end, or not at all
+    /// ([`Api::as_account`]).
+    pub(crate) fn api_as_me(&self) -> crate::api::Api {
+        match self.me() {
+            Some(me) => self.api.as_account(&me),
+            None => self.api.clone(),
+        }
+    }
+
     /// Calls `listener` after every change the store applies, for the visit.
     pub fn on_change(&self, listener: impl Fn(&Change) + Send + Sync + 'static) {
         lock(&self.inner.listeners).push(Arc::new(listener));
@@ -242,6 +252,9 @@ impl Store {
         }
         self.put_user(post.author.clone());
         let uuid = post.uuid.clone();
+        if let Some(liked) = post.liked {
+            self.toggle_said(ToggleKey::Like(uuid.clone()), liked);
+        }
         let existing = lock(&self.inner.posts).get(&uuid).cloned();
         match existing {
             Some(signal) => {
@@ -265,6 +278,9 @@ impl Store {
         // ASCII folding: a name that differs only in other letters' case is
         // a miss here, and is asked of the server, which decides.
         lock(&self.inner.usernames).insert(user.username.to_ascii_lowercase(), uuid.clone());
+        if let Some(followed) = user.followed {
+            self.toggle_said(ToggleKey::Follow(uuid.clone()), followed);
+        }
         let existing = lock(&self.inner.users).get(&uuid).cloned();
         match existing {
             Some(signal) => {

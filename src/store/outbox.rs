@@ -27,7 +27,7 @@
 use super::copy::{call, idb, read_at_start, Db};
 use super::toggle::Toggle;
 use super::{lock, Store, ToggleKey};
-use crate::api::{classify, ApiError};
+use crate::api::{classify, Api, ApiError};
 use crate::browser::web_storage::{self, DraftContext, Key};
 use leptos::prelude::*;
 use perch_model::{FollowAction, LikeAction, NewPost, Parent, Post, PostUpdate};
@@ -265,7 +265,11 @@ async fn load(me: &str) -> Option<Vec<Waiting>> {
     }
 }
 
-async fn save(me: &str, waiting: &[Waiting]) {
+/// Keeps `waiting` as `me`'s outbox, where it was `before`. Answers
+/// whether it is on disk now: the write's transaction completed. A write
+/// refused (storage full, the account signed out meanwhile) leaves what
+/// was kept, count included, as it was.
+async fn save(me: &str, waiting: &[Waiting], before: usize) -> bool {
     let text = serde_json::to_string(&(VERSION, me, waiting)).unwrap_or_default();
     // The count is written first and removed last: without it, what
     // IndexedDB holds was discarded at a sign-out and is not read again.
@@ -274,10 +278,18 @@ async fn save(me: &str, waiting: &[Waiting]) {
     if waiting.is_empty() {
         let _ = call(Db::Outbox, "drop", &[me.into()]).await;
         web_storage::remove(&key);
-    } else {
-        web_storage::set(&key, &format!("{} {}", waiting.len(), now_ms()));
-        let _ = call(Db::Outbox, "put", &[me.into(), JsValue::from_str(&text)]).await;
+        return true;
     }
+    if !web_storage::set(&key, &format!("{} {}", waiting.len(), now_ms())) {
+        return false;
+    }
+    let kept = call(Db::Outbox, "put", &[me.into(), JsValue::from_str(&text)]).await.is_ok();
+    if !kept && before == 0 {
+        web_storage::remove(&key);
+    } else if !kept {
+        web_storage::set(&key, &format!("{before} {}", now_ms()));
+    }
+    kept
 }
 
 /// How many actions `account` has waiting, as the last change left them.
@@ -418,35 +430,50 @@ impl Store {
     /// and keeps the result; answers what `change` answered (`None`
     /// signed out).
     pub(super) async fn change_outbox<R>(&self, change: impl FnOnce(&mut Vec<Waiting>) -> R) -> Option<R> {
+        let me = self.me()?;
+        self.change_outbox_of(&me, change).await
+    }
+
+    /// [`Store::change_outbox`] of the account `me`, whether or not it is
+    /// still current (a send that ended after another account became
+    /// current is recorded in its own account's outbox).
+    /// `None` also when the change could not be kept: nothing changed.
+    async fn change_outbox_of<R>(&self, me: &str, change: impl FnOnce(&mut Vec<Waiting>) -> R) -> Option<R> {
         let mut answer = None;
-        self.change_outbox_with(Box::new(|list| answer = Some(change(list)))).await;
-        answer
+        let kept = self.change_outbox_with(me, Box::new(|list| answer = Some(change(list)))).await;
+        answer.filter(|_| kept)
     }
 
     /// [`Store::change_outbox`]'s work, one copy of it for every caller.
     fn change_outbox_with<'a>(
         &'a self,
+        me: &'a str,
         change: Change<'a>,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>> {
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + 'a>> {
         Box::pin(async move {
-            let Some(me) = self.me() else { return };
-            crate::browser::tab_lock::exclusive(CHANGE_LOCK, async {
-                let mut waiting = match idb(Db::Outbox) {
-                    Some(_) => load(&me).await.unwrap_or_else(|| self.outbox.get_untracked()),
-                    None => self.outbox.get_untracked(),
+            let current = self.me().as_deref() == Some(me);
+            let kept = crate::browser::tab_lock::exclusive(CHANGE_LOCK, async {
+                let on_disk = idb(Db::Outbox).is_some();
+                let mut waiting = match on_disk {
+                    true => load(me).await.unwrap_or_else(|| self.outbox.get_untracked()),
+                    false if current => self.outbox.get_untracked(),
+                    false => return false,
                 };
                 let before = waiting.clone();
                 change(&mut waiting);
                 // Looking (the next action to send) writes nothing and
-                // wakes no other tab.
-                if waiting != before {
-                    save(&me, &waiting).await;
+                // wakes no other tab. What is shown as waiting is on disk
+                // first (a browser without IndexedDB keeps it for the visit).
+                if waiting != before && !save(me, &waiting, before.len()).await && on_disk {
+                    return false;
                 }
-                if self.outbox.with_untracked(|now| *now != waiting) {
+                if current && self.outbox.with_untracked(|now| *now != waiting) {
                     self.outbox_now(waiting, false);
                 }
+                true
             })
-            .await
+            .await;
+            kept
         })
     }
 
@@ -481,9 +508,10 @@ impl Store {
             ToggleKey::Like(_) => None,
         }
         .unwrap_or_default();
-        let store = self.clone();
+        let (store, toggle) = (self.clone(), self.toggle_with(key.clone(), Toggle::new(was)));
+        let error = self.toggle_error_mut(&key);
         leptos::task::spawn_local(async move {
-            store
+            let kept = store
                 .change_outbox(move |list| {
                     let same = |w: &Waiting| w.toggle().is_some_and(|(k, ..)| k == key);
                     match list.iter_mut().find(|w| same(w)) {
@@ -501,6 +529,19 @@ impl Store {
                     }
                 })
                 .await;
+            // Shown as waiting only once it is kept on disk; the browser
+            // refusing to keep it is a failure, shown as one.
+            match kept {
+                Some(()) => toggle.update(|t| {
+                    if t.busy() {
+                        t.park()
+                    }
+                }),
+                None => {
+                    toggle.update(Toggle::failed);
+                    error.set(Some(ApiError::Network(String::new()).explain()));
+                }
+            }
             store.send_waiting(false);
         });
     }
@@ -585,16 +626,7 @@ impl Store {
             store
                 .change_outbox(|list| {
                     if let Some(w) = list.iter_mut().find(|w| w.key == key) {
-                        match &mut w.action {
-                            Action::Post { content, locked: l, .. } | Action::Edit { content, locked: l, .. } => {
-                                *content = text;
-                                *l = locked;
-                                w.refused = None;
-                                w.tries = 0;
-                                w.after = 0;
-                            }
-                            _ => {}
-                        }
+                        rewrite(w, text, locked, new_key);
                     }
                 })
                 .await;
@@ -657,8 +689,14 @@ impl Store {
     }
 
     async fn send_in_order(&self) {
+        // Every action goes as the account whose outbox this is, with its
+        // own token from the first request to the last: when another
+        // account becomes current meanwhile (added, switched to), sending
+        // stops and the actions wait for their account.
+        let Some(me) = self.me() else { return };
+        let api = self.api.as_account(&me);
         loop {
-            if offline() || self.session.ended_untracked() {
+            if offline() || self.session.ended_untracked() || self.me().as_deref() != Some(me.as_str()) {
                 return;
             }
             let again = std::mem::take(&mut *lock(&self.inner.outbox_again));
@@ -681,13 +719,13 @@ impl Store {
                 self.send_later(next.after - now);
                 return;
             }
-            let result = self.try_action(&next).await;
+            let result = self.try_action(&api, &next).await;
             let stop = match &result {
                 Ok(outcome) => {
-                    self.done(&next, outcome).await;
+                    self.done(&me, &next, outcome).await;
                     false
                 }
-                Err(error) => self.not_done(&next, error).await,
+                Err(error) => self.not_done(&me, &next, error).await,
             };
             if stop {
                 return;
@@ -702,7 +740,7 @@ impl Store {
     }
 
     /// One try of `w`.
-    async fn try_action(&self, w: &Waiting) -> Result<Outcome, ApiError> {
+    async fn try_action(&self, api: &Api, w: &Waiting) -> Result<Outcome, ApiError> {
         match &w.action {
             Action::Post { content, locked, parent, .. } => {
                 let body = NewPost { content: content.clone(), locked: *locked, parent: parent.clone() };
@@ -710,18 +748,18 @@ impl Store {
                 // whose answer was lost.
                 if let Some(since) = w.tried {
                     let look: std::pin::Pin<Box<dyn std::future::Future<Output = Option<Post>> + '_>> =
-                        Box::pin(self.already_made(&body, since));
+                        Box::pin(self.already_made(api, &body, since));
                     if let Some(post) = look.await {
                         return Ok(Outcome::Posted(post));
                     }
                 }
-                self.api.send_post(&body, &w.key).await.map(Outcome::Posted)
+                api.send_post(&body, &w.key).await.map(Outcome::Posted)
             }
             Action::Edit { uuid, content, locked, .. } => {
                 let update = PostUpdate { content: Some(content.clone()), locked: Some(*locked) };
-                self.api.update_post(uuid, &update, &w.key).await.map(Outcome::Edited)
+                api.update_post(uuid, &update, &w.key).await.map(Outcome::Edited)
             }
-            Action::Delete { uuid } => match self.api.delete_post(uuid, &w.key).await {
+            Action::Delete { uuid } => match api.delete_post(uuid, &w.key).await {
                 // Gone already: what was asked is done.
                 Ok(_) | Err(ApiError::NotFound(_)) => Ok(Outcome::Deleted),
                 Err(e) => Err(e),
@@ -729,30 +767,30 @@ impl Store {
             Action::Like { uuid, want, .. } => {
                 // A try whose answer was lost may have toggled already.
                 if w.tried.is_some() {
-                    let post = self.api.get_post(uuid).await?;
+                    let post = api.get_post(uuid).await?;
                     self.put_post(post);
                 }
                 if self.liked_said(uuid) == Some(*want) {
                     return Ok(Outcome::Found(*want));
                 }
-                self.api.like(uuid).await.map(|r| Outcome::Toggled(r.action == LikeAction::Liked))
+                api.like(uuid).await.map(|r| Outcome::Toggled(r.action == LikeAction::Liked))
             }
             Action::Follow { uuid, want, .. } => {
                 if w.tried.is_some() {
-                    let user = self.api.user(uuid).await?;
+                    let user = api.user(uuid).await?;
                     self.put_user(user);
                 }
                 if self.followed_said(uuid) == Some(*want) {
                     return Ok(Outcome::Found(*want));
                 }
-                self.api.follow(uuid).await.map(|r| Outcome::Toggled(r.action == FollowAction::Followed))
+                api.follow(uuid).await.map(|r| Outcome::Toggled(r.action == FollowAction::Followed))
             }
         }
     }
 
     /// `sent` was done: it leaves the outbox (or, changed meanwhile, what
     /// changed is sent next), and the store shows the server's answer.
-    async fn done(&self, sent: &Waiting, outcome: &Outcome) {
+    async fn done(&self, me: &str, sent: &Waiting, outcome: &Outcome) {
         let real = match outcome {
             Outcome::Posted(post) => Some(post.uuid.clone()),
             _ => None,
@@ -763,7 +801,7 @@ impl Store {
         };
         let sent_clone = sent.clone();
         let settled = self
-            .change_outbox(move |list| {
+            .change_outbox_of(me, move |list| {
                 let sent = &sent_clone;
                 if let (Some(real), Some(id)) = (&real, post_id(sent)) {
                     // Replies that waited for it go with its real uuid.
@@ -869,11 +907,11 @@ impl Store {
     /// `w` was not done: a refusal is kept with its reason; a failure to
     /// reach the server, a 5xx or a 429 waits to be tried again. Answers
     /// whether sending stops here (later actions wait behind it).
-    async fn not_done(&self, w: &Waiting, error: &ApiError) -> bool {
+    async fn not_done(&self, me: &str, w: &Waiting, error: &ApiError) -> bool {
         let now = now_ms();
         let (key, failure) = (w.key.clone(), error.clone());
         let stop = self
-            .change_outbox(move |list| {
+            .change_outbox_of(me, move |list| {
                 let Some(w) = list.iter_mut().find(|w| w.key == key) else { return false };
                 let error = &failure;
                 match error {
@@ -918,6 +956,25 @@ impl Store {
         }
         stop
     }
+}
+
+/// A waiting post's or edit's new text and Locked switch. What is sent
+/// changed: it is another request, with another Idempotency-Key
+/// (`fresh_key`), or the server would refuse it as the first key's reuse
+/// (422) for as long as it keeps the key. The same text keeps its key.
+fn rewrite(w: &mut Waiting, text: String, locked: bool, fresh_key: impl FnOnce() -> String) {
+    let (Action::Post { content, locked: l, .. } | Action::Edit { content, locked: l, .. }) = &mut w.action else {
+        return;
+    };
+    if *content != text || *l != locked {
+        *content = text;
+        *l = locked;
+        w.key = fresh_key();
+        w.tried = None;
+    }
+    w.refused = None;
+    w.tries = 0;
+    w.after = 0;
 }
 
 fn refusal_of(error: &ApiError) -> Refusal {
@@ -996,6 +1053,25 @@ mod tests {
             parent: parent.map(Into::into),
         };
         Waiting { key: format!("k-{id}"), action, made: 1, tried: None, tries: 0, after: 0, refused: None }
+    }
+
+    #[test]
+    fn a_changed_text_is_another_request_with_another_key_and_the_same_text_keeps_it() {
+        let mut refused = post("a", None);
+        refused.refused = Some(Refusal { status: 422, message: "too long".into() });
+        refused.tries = 3;
+        refused.tried = Some(5);
+        let mut same = refused.clone();
+        rewrite(&mut same, "text of a".into(), false, || "fresh".into());
+        assert_eq!(same.key, "k-a", "the same request keeps its key: a lost answer is still found");
+        assert_eq!((same.refused.clone(), same.tries, same.tried), (None, 0, Some(5)));
+        let mut changed = refused.clone();
+        rewrite(&mut changed, "shorter".into(), false, || "fresh".into());
+        assert_eq!(changed.key, "fresh", "another body under the first key is refused (422) for a day");
+        assert_eq!((changed.refused.clone(), changed.tried), (None, None));
+        let mut locked = refused;
+        rewrite(&mut locked, "text of a".into(), true, || "fresh".into());
+        assert_eq!(locked.key, "fresh", "the Locked switch is part of the request");
     }
 
     #[test]

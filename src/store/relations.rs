@@ -63,6 +63,17 @@ impl Store {
         lock(&self.inner.users).get(uuid).and_then(|u| u.with_untracked(|u| u.followed))
     }
 
+    /// The server said the state of `key` in an answer (a post's `liked`,
+    /// a user's `followed`): a toggle already shown follows it, unless a
+    /// click of its own is out or waiting. What was drawn first (from the
+    /// local copy, or an older answer) is never taken over the server's word.
+    pub(super) fn toggle_said(&self, key: ToggleKey, server: bool) {
+        let toggle = lock(&self.inner.toggles).get(&key).map(|(t, _)| t.clone());
+        if let Some(toggle) = toggle.filter(|t| t.with_untracked(|t| t.server() != server)) {
+            toggle.update(|t| t.learn(server));
+        }
+    }
+
     fn toggle(&self, key: ToggleKey, first: impl FnOnce() -> bool) -> ArcRwSignal<Toggle> {
         self.toggle_entry(key, first).0
     }
@@ -277,8 +288,8 @@ impl Store {
         loop {
             let was = toggle.with_untracked(Toggle::server);
             let sent = match kind {
-                Kind::Like => self.api.like(uuid).await.map(|r| r.action == LikeAction::Liked),
-                Kind::Follow => self.api.follow(uuid).await.map(|r| r.action == FollowAction::Followed),
+                Kind::Like => self.api_as_me().like(uuid).await.map(|r| r.action == LikeAction::Liked),
+                Kind::Follow => self.api_as_me().follow(uuid).await.map(|r| r.action == FollowAction::Followed),
             };
             match sent {
                 Ok(now) => {
@@ -291,9 +302,8 @@ impl Store {
                     }
                 }
                 // No answer, or the server failed: it waits in the outbox,
-                // shown as the person wants it.
+                // shown as the person wants it, marked once it is kept there.
                 Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) => {
-                    toggle.update(Toggle::park);
                     let (want, was) = toggle.with_untracked(|t| (t.shown(), t.server()));
                     let tried = matches!(e, ApiError::Network(_)).then(super::outbox::now_ms);
                     self.toggle_waits(key, want, was, tried);

@@ -154,19 +154,20 @@ impl Store {
             self.run(async move { store.post_waits(body, key, tried_since, hold, draft, writing).await });
             return;
         }
+        let api = self.api_as_me();
         self.run(async move {
             let made = match tried_since {
                 // Boxed: one state machine of its own, not inlined here.
                 Some(since) => {
                     let look: std::pin::Pin<Box<dyn Future<Output = Option<Post>> + '_>> =
-                        Box::pin(store.already_made(&body, since));
+                        Box::pin(store.already_made(&api, &body, since));
                     look.await
                 }
                 None => None,
             };
             let result = match made {
                 Some(post) => Ok(post),
-                None => store.api.send_post(&body, &key).await,
+                None => api.send_post(&body, &key).await,
             };
             store.answered(&what, &result);
             if let Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) = &result {
@@ -250,7 +251,7 @@ impl Store {
             self.run(async move {
                 let result = match wait_now {
                     true => Err(ApiError::Network(String::new())),
-                    false => store.api.update_post(&uuid, &update, &key).await,
+                    false => store.api_as_me().update_post(&uuid, &update, &key).await,
                 };
                 store.answered(&what, &result);
                 if let Err(e @ (ApiError::Network(_) | ApiError::Server { .. })) = &result {
@@ -301,7 +302,7 @@ impl Store {
         self.run(async move {
             let result = match wait_now {
                 true => Err(ApiError::Network(String::new())),
-                false => store.api.delete_post(&uuid, &key).await,
+                false => store.api_as_me().delete_post(&uuid, &key).await,
             };
             store.answered(&what, &result);
             match result {
@@ -418,9 +419,9 @@ impl Store {
     /// made since `since` (a minute's leeway for the clocks): a server that
     /// ignores Idempotency-Key may have made it on a try whose answer was
     /// lost, and sending again would make it twice.
-    pub(super) async fn already_made(&self, body: &NewPost, since: i64) -> Option<Post> {
+    pub(super) async fn already_made(&self, api: &crate::api::Api, body: &NewPost, since: i64) -> Option<Post> {
         let me = self.me()?;
-        let page = self.api.user_posts(&me, 1).await.ok()?;
+        let page = api.user_posts(&me, 1).await.ok()?;
         page.posts.into_iter().find(|p| {
             p.content == body.content
                 && p.parent.uuid() == body.parent.as_deref()
