@@ -79,8 +79,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// The session saved by an earlier visit, if any.
+    /// The session saved by an earlier visit, if any. From now on, nothing
+    /// is written for an account that is not signed in here
+    /// (`web_storage::signed_in_here`).
     pub fn restore() -> Self {
+        web_storage::answer_signed_in_with(signed_in_here);
         let signed = web_storage::get_json::<Signed>(&Key::Session);
         let others = kept_others(signed.as_ref());
         Session { signed: RwSignal::new(signed), others: RwSignal::new(others) }
@@ -311,6 +314,13 @@ fn reload() {
     if let Some(window) = web_sys::window() {
         let _ = window.location().reload();
     }
+}
+
+/// Whether `account` is kept as signed in here now, current or not.
+fn signed_in_here(account: &str) -> bool {
+    current_in_storage().is_some_and(|uuid| uuid == account)
+        || web_storage::get_json::<Vec<Signed>>(&Key::OtherAccounts)
+            .is_some_and(|others| others.iter().any(|s| s.user.uuid == account))
 }
 
 /// The uuid of the account current in this browser as kept, which another

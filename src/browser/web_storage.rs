@@ -116,19 +116,20 @@ pub fn set(key: &Key, value: &str) -> bool {
     area(key).is_some_and(|area| area.set_item(&key.name(), value).is_ok())
 }
 
-/// Whether `account` is signed in on this browser, as storage says now:
-/// the current account or one of the others, whatever this tab believes.
+/// Whether `account` is signed in on this browser, as storage says now
+/// (the current account or one of the others, whatever this tab
+/// believes). The session answers: it owns those keys' shape and installs
+/// its answer at start ([`answer_signed_in_with`]); until then every
+/// account counts as signed in.
 pub fn signed_in_here(account: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Whose {
-        user: Who,
-    }
-    #[derive(serde::Deserialize)]
-    struct Who {
-        uuid: String,
-    }
-    let current = get_json::<Whose>(&Key::Session).is_some_and(|w| w.user.uuid == account);
-    current || get_json::<Vec<Whose>>(&Key::OtherAccounts).is_some_and(|all| all.iter().any(|w| w.user.uuid == account))
+    SIGNED_IN.get().is_none_or(|signed_in| signed_in(account))
+}
+
+static SIGNED_IN: std::sync::OnceLock<fn(&str) -> bool> = std::sync::OnceLock::new();
+
+/// Installs the answer of [`signed_in_here`], once for the visit.
+pub fn answer_signed_in_with(signed_in: fn(&str) -> bool) {
+    let _ = SIGNED_IN.set(signed_in);
 }
 
 pub fn remove(key: &Key) {

@@ -15,13 +15,14 @@ pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) 
     // In the reader's language, like every word (it is only spoken).
     let alt = t::avatar_of(name);
     move || {
-        let alt = alt.clone();
+        // Read here, so a language switch draws the avatar again, words and all.
+        let alt = alt.get();
         if failed.get() {
-            view! { <span class=format!("{class} fallback") role="img" aria-label=move || alt.get()>{initial.clone()}</span> }
+            view! { <span class=format!("{class} fallback") role="img" aria-label=alt>{initial.clone()}</span> }
                 .into_any()
         } else {
             view! {
-                <img class=class src=src.clone() alt=move || alt.get() loading="lazy" fetchpriority="low" width=size height=size
+                <img class=class src=src.clone() alt=alt loading="lazy" fetchpriority="low" width=size height=size
                     on:error=move |_| failed.set(true)/>
             }
             .into_any()

@@ -430,8 +430,12 @@ impl Store {
     /// and keeps the result; answers what `change` answered (`None`
     /// signed out).
     pub(super) async fn change_outbox<R>(&self, change: impl FnOnce(&mut Vec<Waiting>) -> R) -> Option<R> {
+        // Written out rather than through `change_outbox_of`: one state
+        // machine per answer type, not two.
         let me = self.me()?;
-        self.change_outbox_of(&me, change).await
+        let mut answer = None;
+        let kept = self.change_outbox_with(&me, Box::new(|list| answer = Some(change(list)))).await;
+        answer.filter(|_| kept)
     }
 
     /// [`Store::change_outbox`] of the account `me`, whether or not it is
