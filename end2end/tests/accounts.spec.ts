@@ -284,6 +284,8 @@ test('a like waiting for one account is never sent as an account added meanwhile
   const like = page.getByRole('article').first().getByRole('button', { name: /Like/ });
   await like.click();
   await expect(page.getByRole('article').first().locator('.waiting-mark')).toHaveText('waiting');
+  const sam = (await session(page)).user.uuid as string;
+  expect(JSON.stringify((await kept(page, 'outbox'))[sam]), 'kept once marked').toContain(uuid);
 
   // Adding mira: the network comes back while her sign-in finishes, and any
   // read the outbox makes for sam's like is answered only after it has.
@@ -319,12 +321,13 @@ test('a like waiting for one account is never sent as an account added meanwhile
       const store = open.result.transaction('outbox', 'readwrite').objectStore('outbox');
       const read = store.get(account);
       read.onsuccess = () => {
+        if (typeof read.result !== 'string') return fail(new Error(`no outbox kept for ${account}`));
         const kept = JSON.parse(read.result);
         for (const waiting of kept[2]) waiting[5] = 0;
         store.put(JSON.stringify(kept), account).onsuccess = () => done();
       };
     };
-  }), (await session(page)).user.uuid);
+  }), sam);
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await current(page, 'mira');

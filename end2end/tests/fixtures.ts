@@ -4,7 +4,7 @@
 // crash: an uncaught error in the page (`pageerror`: a wasm panic ends as
 // `RuntimeError: unreachable`) or a panic's message on the console. A panic
 // kills the app until a reload, so no test may pass over one.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 export async function expectAccessible(page: Page) {
@@ -30,10 +30,38 @@ const PANIC = /panicked at|RuntimeError|unreachable executed|already been dispos
  *  the DevTools protocol), 1 for as it is. */
 export const CPU_SLOWDOWN = Math.max(1, Number(process.env.PERCH_E2E_CPU ?? 1));
 
+/** The DevTools sessions that slow a page's CPU, by page. */
+const throttles = new WeakMap<Page, CDPSession>();
+
 /** Slows the CPU of `page` `rate` times (Chromium's DevTools protocol). */
 export async function throttleCpu(page: Page, rate: number) {
-  const cdp = await page.context().newCDPSession(page);
+  let cdp = throttles.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    throttles.set(page, cdp);
+    // A second DevTools session on the page has network conditions of its
+    // own: without this, a page reloaded while the context is offline
+    // reads navigator.onLine as true (seen at PERCH_E2E_CPU=4).
+    const context = page.context() as BrowserContext & { perchOffline?: boolean };
+    if (context.perchOffline) await emulateOffline(cdp, true);
+    if (!(context as any).perchSetOffline) {
+      const setOffline = context.setOffline.bind(context);
+      (context as any).perchSetOffline = true;
+      context.setOffline = async (offline: boolean) => {
+        await setOffline(offline);
+        context.perchOffline = offline;
+        for (const p of context.pages()) {
+          const session = throttles.get(p);
+          if (session) await emulateOffline(session, offline);
+        }
+      };
+    }
+  }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+async function emulateOffline(cdp: CDPSession, offline: boolean) {
+  await cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }).catch(() => {});
 }
 
 export const test = base.extend<{ visit: (path: string) => Promise<void>; auditAfter: void; slowCpu: void }>({

@@ -256,4 +256,7 @@ test('what the server says sets the Follow and Like buttons the copy drew: a fol
   await follow.click();
   await expect(follow).toHaveAttribute('aria-pressed', 'false');
   await expect.poll(async () => (await as('get', '/user/@olga')).followed).toBe(false);
+  // As it was before, for the tests after this one.
+  if (olga.followed) await as('post', `/user/${olga.uuid}/follow`);
+  if (!post.liked) await as('post', `/post/${post.uuid}/like`);
 });

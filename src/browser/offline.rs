@@ -90,7 +90,9 @@ pub fn OfflineNotice() -> impl IntoView {
 #[component]
 pub fn UpdateNotice() -> impl IntoView {
     use wasm_bindgen::{closure::Closure, JsCast};
-    let ready = RwSignal::new(false);
+    // Told before the app started: index.html kept it.
+    let told_before = js_sys::Reflect::get(&window(), &"perchUpdateReady".into()).is_ok_and(|v| v.is_truthy());
+    let ready = RwSignal::new(told_before);
     let navigator = window().navigator();
     if js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false) {
         let container = navigator.service_worker();
