@@ -71,22 +71,22 @@ fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
 pub struct Running(Mutex<HashSet<(i64, String)>>);
 
 /// A key taken by one request; let go when the request ends, however it ends.
-struct Taken<'a> {
-    running: &'a Running,
+struct Taken {
+    running: std::sync::Arc<Running>,
     id: (i64, String),
 }
 
 impl Running {
     /// Takes `key` for this request, or `None` when another request with it
     /// is being answered.
-    fn take(&self, user_id: i64, key: &str) -> Option<Taken<'_>> {
+    fn take(self: &std::sync::Arc<Self>, user_id: i64, key: &str) -> Option<Taken> {
         let id = (user_id, key.to_owned());
         let taken = self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone());
-        taken.then(|| Taken { running: self, id })
+        taken.then(|| Taken { running: self.clone(), id })
     }
 }
 
-impl Drop for Taken<'_> {
+impl Drop for Taken {
     fn drop(&mut self) {
         self.running.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
     }
@@ -165,8 +165,23 @@ async fn keep(
 
 /// The middleware: answers a repeated write from what was kept, or runs it
 /// with its key taken, and keeps its answer.
+///
+/// A write, keyed or not, runs to its end once started, in a task of its
+/// own, whether or not its client still waits: a handler dropped with its
+/// connection in the middle of a transaction left its pooled connection
+/// unusable for the next writer ("begin_with at non-zero transaction
+/// depth", a 500), and a write half done is no one's answer.
 pub async fn replay_or_run(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if req.method() == Method::GET || !req.headers().contains_key(&HEADER) {
+    if req.method() == Method::GET {
+        return next.run(req).await;
+    }
+    tokio::spawn(write(state, req, next))
+        .await
+        .unwrap_or_else(|_| Error::Internal(anyhow::anyhow!("a write's task failed")).into_response())
+}
+
+async fn write(state: AppState, req: Request, next: Next) -> Response {
+    if !req.headers().contains_key(&HEADER) {
         return next.run(req).await;
     }
     let key = match req.headers().get(&HEADER).and_then(|v| v.to_str().ok()).filter(|k| valid(k)) {
