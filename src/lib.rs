@@ -19,6 +19,7 @@ pub mod api;
 pub mod browser;
 pub mod components;
 pub mod i18n;
+pub mod nav;
 pub mod routes;
 pub mod store;
 #[cfg(test)]
@@ -34,9 +35,9 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let start = LocalResource::new(|| {
-        futures::future::join4(i18n::language::start(), api::config::load(), store::copy::read(), store::outbox::read())
+        futures::future::join4(i18n::language::start(browser::kept_language::kept()), api::config::load(), store::copy::read(), store::outbox::read())
     });
-    i18n::language::follow_other_tabs();
+    browser::kept_language::follow_other_tabs();
     move || match start.get() {
         None => ().into_any(),
         Some((Ok(()), Ok(config), kept, waiting)) => {

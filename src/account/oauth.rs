@@ -6,7 +6,7 @@ use crate::account::session::{Session, Signed};
 use crate::api::Api;
 use crate::browser::web_storage::{self, Key};
 use crate::i18n::{t, Text};
-use crate::routes::AppPath;
+use crate::nav::AppPath;
 use perch_model::{ClientConfig, CodeExchange, Scope};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;

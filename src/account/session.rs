@@ -157,7 +157,7 @@ impl Session {
         tidy(&mut others, Some(&next));
         save_others(&others);
         save(Some(&next));
-        let _ = window().location().assign(&crate::routes::AppPath::Home.href());
+        let _ = window().location().assign(&crate::nav::AppPath::Home.href());
     }
 
     /// Replaces the tokens after a refresh that started from `before`'s

@@ -1,11 +1,10 @@
-//! One HTTP exchange through the browser's `fetch`, read to the end: the
+//! One HTTP exchange through gloo-net (the browser's `fetch`), read to the end: the
 //! status, the `Retry-After` seconds and the body as text. The API client
 //! (`mod.rs`), `config.json`'s loading and the catalogs of words
 //! (`i18n/language.rs`) are its callers; what the body means is theirs to
 //! read.
 
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use gloo_net::http::RequestBuilder;
 
 /// A response, read whole.
 pub struct Reply {
@@ -34,41 +33,36 @@ pub struct Extra<'a> {
     pub abort: Option<&'a web_sys::AbortSignal>,
 }
 
-/// Sends `method url` with what `extra` holds. `Err` says why nothing came
-/// back (the network, the abort), in the browser's words.
+/// Sends `method url` with what `extra` holds, through gloo-net's request
+/// builder. `Err` says why nothing came back (the network, the abort), in
+/// the browser's words.
 pub async fn send(method: &str, url: &str, extra: Extra<'_>) -> Result<Reply, String> {
     let Extra { token, body, key, abort } = extra;
-    let init = web_sys::RequestInit::new();
-    init.set_method(method);
-    let headers = web_sys::Headers::new().map_err(describe)?;
+    let method = gloo_net::http::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
+    let mut request = RequestBuilder::new(url).method(method).abort_signal(abort);
     if let Some(token) = token {
-        headers.set("Authorization", &format!("Bearer {token}")).map_err(describe)?;
+        request = request.header("Authorization", &format!("Bearer {token}"));
     }
     // No key (a page without `crypto.randomUUID`, outside a secure
     // context) sends none, rather than one the server refuses.
     if let Some(key) = key.filter(|k| !k.is_empty()) {
-        headers.set("Idempotency-Key", key).map_err(describe)?;
+        request = request.header("Idempotency-Key", key);
     }
-    if let Some(body) = body {
-        headers.set("Content-Type", "application/json").map_err(describe)?;
-        init.set_body(&JsValue::from_str(body));
-    }
-    init.set_headers(&headers);
-    init.set_signal(abort);
-    let answer = async {
-        let response: web_sys::Response =
-            JsFuture::from(leptos::prelude::window().fetch_with_str_and_init(url, &init)).await?.unchecked_into();
-        let retry_after = response.headers().get("retry-after").ok().flatten().and_then(|v| v.trim().parse().ok());
-        let text = JsFuture::from(response.text()?).await?.as_string().unwrap_or_default();
-        Ok::<_, JsValue>(Reply { status: response.status(), retry_after, text })
+    let request = match body {
+        Some(body) => request.header("Content-Type", "application/json").body(body),
+        None => request.build(),
     };
-    answer.await.map_err(describe)
+    let response = request.map_err(describe)?.send().await.map_err(describe)?;
+    let retry_after = response.headers().get("retry-after").and_then(|v| v.trim().parse().ok());
+    let text = response.text().await.map_err(describe)?;
+    Ok(Reply { status: response.status(), retry_after, text })
 }
 
-/// A failure from the browser, in its own words.
-fn describe(e: JsValue) -> String {
-    match e.dyn_ref::<js_sys::Error>() {
-        Some(error) => error.message().into(),
-        None => e.as_string().unwrap_or_default(),
+/// A failure from the browser (or a request gloo-net could not build), in
+/// its own words.
+fn describe(e: gloo_net::Error) -> String {
+    match e {
+        gloo_net::Error::JsError(error) => error.message,
+        other => other.to_string(),
     }
 }

@@ -9,8 +9,9 @@
 pub mod boot;
 pub mod clock;
 pub mod dom;
+pub mod kept_language;
 pub mod navigation;
-pub mod offline;
+pub mod service_worker;
 pub mod shortcuts;
 pub mod tab_lock;
 pub mod web_storage;

@@ -55,7 +55,7 @@ pub fn FindPerson(
             move |name: &str| {
                 typed.set(String::new());
                 problem.set(None);
-                navigate(&crate::routes::AppPath::Profile(name).href(), Default::default());
+                navigate(&crate::nav::AppPath::Profile(name).href(), Default::default());
             }
         };
         if store.user_by_key(&format!("@{name}")).is_some() {
@@ -63,7 +63,7 @@ pub fn FindPerson(
         }
         busy.set(true);
         let (api, store) = (api.clone(), store.clone());
-        crate::routes::while_shown(async move {
+        crate::nav::while_shown(async move {
             let answer = api.user(&format!("@{name}")).await;
             busy.set(false);
             match answer {

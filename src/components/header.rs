@@ -6,7 +6,7 @@
 use crate::account::session::use_session;
 use crate::components::sign_out::SignOutButton;
 use crate::i18n::t;
-use crate::routes::{here, AppPath};
+use crate::nav::{here, AppPath};
 use leptos::prelude::*;
 use leptos_router::components::A;
 

@@ -4,7 +4,8 @@
 //! Its options are made once with the DOM (names of languages are the same
 //! in every language), which costs a fraction of a view of three options.
 
-use crate::i18n::{self, language, t, Language};
+use crate::browser::kept_language;
+use crate::i18n::{self, t, Language};
 use leptos::prelude::*;
 
 #[component]
@@ -14,7 +15,7 @@ pub fn LanguageMenu() -> impl IntoView {
     let choose = move |ev: leptos::ev::Event| {
         if let Some(language) = Language::from_code(&event_target_value(&ev)) {
             problem.set(None);
-            language::switch(language, true, Some(problem));
+            kept_language::choose(language, problem);
         }
     };
     // The options, then the language in use (followed when another tab or

@@ -8,7 +8,8 @@ use super::states::{refusable, RefusalNote};
 use crate::browser::dom::{self, DomId};
 use crate::browser::web_storage::DraftContext;
 use crate::i18n::t;
-use crate::store::{use_store, WhileShown};
+use crate::nav::WhileShown;
+use crate::store::use_store;
 use leptos::prelude::*;
 use perch_model::{validate_content, Operation, Post, Subject};
 

@@ -5,7 +5,7 @@
 
 use crate::browser::dom::DomId;
 use crate::i18n::t;
-use crate::routes::AppPath;
+use crate::nav::AppPath;
 use crate::store::use_store;
 use crate::text::{segments, Segment};
 use leptos::prelude::*;

@@ -18,7 +18,7 @@ pub fn ErrorBox(error: ApiError, retry: Callback<()>) -> impl IntoView {
     let unauthorized = matches!(error, ApiError::Unauthorized(_));
     let signed_out = unauthorized && !crate::account::session::use_session().is_signed_in();
     let location = leptos_router::hooks::use_location();
-    let here = crate::routes::here(&location.pathname.get_untracked(), &location.search.get_untracked());
+    let here = crate::nav::here(&location.pathname.get_untracked(), &location.search.get_untracked());
     let href = crate::account::oauth::signin_href(&here);
     let (text, link) = if signed_out {
         (t::sign_in_to_read().into(), Some(t::sign_in()))
@@ -74,9 +74,9 @@ pub fn AskToAllow(missing: Vec<Scope>) -> impl IntoView {
         }
         let location = window().location();
         let here =
-            crate::routes::here(&location.pathname().unwrap_or_default(), &location.search().unwrap_or_default());
+            crate::nav::here(&location.pathname().unwrap_or_default(), &location.search().unwrap_or_default());
         let (api, config) = (api.clone(), config.clone());
-        crate::routes::while_shown(async move {
+        crate::nav::while_shown(async move {
             if let Err(e) = crate::account::oauth::start(&api, &config, here, &scopes).await {
                 problem.set(Some(e));
             }

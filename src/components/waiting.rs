@@ -8,7 +8,7 @@ use super::counter::{content_problem, Counter};
 use super::post_card::PostContent;
 use crate::account::session::use_session;
 use crate::i18n::t;
-use crate::routes::AppPath;
+use crate::nav::AppPath;
 use crate::store::outbox::{posts_under, waiting_post, Action, Waiting, LOCAL};
 use crate::store::use_store;
 use leptos::prelude::*;

@@ -1,13 +1,13 @@
 //! Which language the interface speaks: chosen from the browser's preferred
 //! languages on the first visit, then as the reader picks it in the
-//! language menu (kept in `perch.language`, followed by other tabs). Owns
-//! loading a catalog (`locales/<code>.json`, which `index.html` starts
-//! fetching in parallel with the wasm), checking it, switching with no
-//! reload, `<html lang dir>`, and the browser's plural rules and number
-//! formats for the language in use.
+//! language menu (kept and followed across tabs by
+//! `browser/kept_language.rs`, which gives it here). Owns loading a catalog
+//! (`locales/<code>.json`, which `index.html` starts fetching in parallel
+//! with the wasm, else fetched through gloo-net), checking it, switching
+//! with no reload, `<html lang dir>`, and the browser's plural rules and
+//! number formats for the language in use.
 
 use super::{install, Catalog, Entry};
-use crate::browser::web_storage::{self, Key};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -78,10 +78,9 @@ impl Language {
 }
 
 /// The language to start in: the one kept from the menu, else the
-/// browser's. What storage holds is another tab's word: only a known code
-/// counts.
-fn chosen() -> Language {
-    if let Some(kept) = web_storage::get(&Key::Language).and_then(|code| Language::from_code(&code)) {
+/// browser's.
+fn chosen(kept: Option<Language>) -> Language {
+    if let Some(kept) = kept {
         return kept;
     }
     let wanted: Vec<String> =
@@ -92,9 +91,10 @@ fn chosen() -> Language {
 /// Loads the catalog to start in and puts it in use. `index.html` has
 /// already asked for it (`window.perchCatalog`, with the language it chose
 /// in `window.perchLanguage`); when that is missing or failed, it is
-/// fetched here, and English when the chosen one cannot be had.
-pub async fn start() -> Result<(), String> {
-    let language = chosen();
+/// fetched here, and English when the chosen one cannot be had. `kept` is
+/// the language the reader chose on an earlier visit, if any.
+pub async fn start(kept: Option<Language>) -> Result<(), String> {
+    let language = chosen(kept);
     let window = leptos::prelude::window();
     let asked = js_sys::Reflect::get(&window, &"perchLanguage".into()).ok().and_then(|v| v.as_string());
     let early = js_sys::Reflect::get(&window, &"perchCatalog".into())
@@ -125,44 +125,11 @@ pub async fn start() -> Result<(), String> {
     Err(problem)
 }
 
-/// Switches to `language` at once, with no reload. Chosen here
-/// (`remember`), it is kept for the next visit and for the other tabs;
-/// followed from another tab, it is only shown. On failure the language in
-/// use stays, and `problem` (when given and still there) says why.
-pub fn switch(language: Language, remember: bool, problem: Option<leptos::prelude::RwSignal<Option<String>>>) {
-    use leptos::prelude::*;
-    leptos::task::spawn_local(async move {
-        match catalog(language, None).await {
-            Ok(catalog) => {
-                if remember {
-                    web_storage::set(&Key::Language, language.code());
-                }
-                apply(catalog);
-            }
-            Err(why) => match problem {
-                Some(problem) => drop(problem.try_set(Some(why))),
-                None => leptos::logging::warn!("{why}"),
-            },
-        }
-    });
-}
-
-/// Follows a language another tab chose (a `storage` event's new value).
-fn follow(new_value: Option<String>) {
-    let Some(language) = new_value.and_then(|code| Language::from_code(&code)) else { return };
-    if language != super::current_untracked() {
-        switch(language, false, None);
-    }
-}
-
-/// Follows the language other tabs choose, for the app's lifetime.
-pub fn follow_other_tabs() {
-    let name = Key::Language.name();
-    web_storage::on_change_elsewhere(move |changed, value| {
-        if changed == name {
-            follow(value);
-        }
-    });
+/// Switches to `language` at once, with no reload. On failure the
+/// language in use stays, and the error says why.
+pub async fn switch(language: Language) -> Result<(), String> {
+    apply(catalog(language, None).await?);
+    Ok(())
 }
 
 /// Shown instead of the app when not even English's words could be
@@ -189,14 +156,17 @@ fn apply(catalog: Catalog) {
 }
 
 /// The catalog of `language`: from `early` (the request `index.html`
-/// started) when there is one, else fetched (`api::http`, as every request).
+/// started) when there is one, else fetched through gloo-net.
 async fn catalog(language: Language, early: Option<js_sys::Promise>) -> Result<Catalog, String> {
     let json = match early {
         Some(promise) => JsFuture::from(promise).await.map_err(|_| "the early request failed".to_owned()),
-        None => match crate::api::http::send("GET", language.file(), Default::default()).await {
-            Ok(reply) if reply.ok() => js_sys::JSON::parse(&reply.text).map_err(|_| "not JSON".to_owned()),
-            Ok(reply) => Err(format!("the server answered {}", reply.status)),
-            Err(why) => Err(why),
+        None => match gloo_net::http::Request::get(language.file()).send().await {
+            Ok(reply) if reply.ok() => match reply.text().await {
+                Ok(text) => js_sys::JSON::parse(&text).map_err(|_| "not JSON".to_owned()),
+                Err(why) => Err(why.to_string()),
+            },
+            Ok(reply) => Err(format!("the server answered {}", reply.status())),
+            Err(why) => Err(why.to_string()),
         },
     };
     match json {

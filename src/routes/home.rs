@@ -45,7 +45,7 @@ pub fn HomePage() -> impl IntoView {
                 }.into_any(),
                 None => view! {
                     <p>{t::home_signed_out()}</p>
-                    <p><A href=super::AppPath::SignIn.href()>{t::sign_in()}</A></p>
+                    <p><A href=crate::nav::AppPath::SignIn.href()>{t::sign_in()}</A></p>
                 }.into_any(),
             }}
         </main>

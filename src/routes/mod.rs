@@ -3,7 +3,6 @@
 //! `/user/:id` takes both `@username` and a uuid: the router matches whole
 //! segments, so the `@` is read by the profile pages themselves.
 
-mod app_path;
 mod home;
 mod not_found;
 mod oauth_callback;
@@ -17,13 +16,13 @@ use crate::api::ApiError;
 use crate::browser::clock::read_again_when_back;
 use crate::browser::navigation::{restore_scroll, returning_to};
 use crate::components::header::SiteHeader;
+use crate::nav::while_shown;
 use crate::store::{use_store, ListKey, Paged};
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 use perch_model::ClientConfig;
 
-pub use app_path::{here, AppPath};
 pub use not_found::NotFound;
 
 /// The header and the routed pages, with `config` in context; the store
@@ -58,15 +57,15 @@ pub fn Shell(
     provide_context(store);
     provide_context(config);
     crate::browser::clock::provide();
-    crate::browser::offline::register_service_worker();
+    crate::browser::service_worker::register_service_worker();
     let help = crate::browser::shortcuts::Help(RwSignal::new(false));
     crate::browser::shortcuts::install(help);
     provide_context(help);
     view! {
         <Router>
             <SiteHeader/>
-            <crate::browser::offline::OfflineNotice/>
-            <crate::browser::offline::UpdateNotice/>
+            <crate::components::offline::OfflineNotice/>
+            <crate::components::offline::UpdateNotice/>
             <crate::browser::shortcuts::ShortcutsHelp/>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
@@ -194,15 +193,6 @@ pub(crate) fn use_list(param: Memo<String>, key: Memo<Option<ListKey>>) -> ListP
         }
     });
     ListPage { list, load_more, show_new, returning }
-}
-
-/// Runs `work` for as long as the calling page or component is shown: it
-/// is dropped (its requests aborted) when that goes. Boxed, so the
-/// framework's task wrapper is compiled once for every page's work, not
-/// once per future type (`docs/size.md`).
-pub(crate) fn while_shown(work: impl std::future::Future<Output = ()> + 'static) {
-    let work: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> = Box::pin(work);
-    leptos::task::spawn_local_scoped_with_cancellation(work);
 }
 
 /// A route parameter, or "" when absent.

@@ -12,7 +12,7 @@ pub fn NotFound() -> impl IntoView {
         <main id="main" class="page not-found">
             <crate::browser::navigation::PageHeading text=t::page_not_found()/>
             <p>{t::nothing_here()}</p>
-            <p><A href=super::AppPath::Home.href()>{t::go_home()}</A></p>
+            <p><A href=crate::nav::AppPath::Home.href()>{t::go_home()}</A></p>
         </main>
     }
 }

@@ -38,7 +38,7 @@ pub fn OAuthCallback() -> impl IntoView {
                 None => view! { <p role="status">{t::finishing_sign_in()}</p> }.into_any(),
                 Some(e) => view! {
                     <p class="error" role="alert">{e}</p>
-                    <p><A href=super::AppPath::SignIn.href()>{t::try_signing_in_again()}</A></p>
+                    <p><A href=crate::nav::AppPath::SignIn.href()>{t::try_signing_in_again()}</A></p>
                 }.into_any(),
             }}
         </main>

@@ -5,7 +5,7 @@
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::waiting::{WaitingEditor, WaitingPost};
 use crate::i18n::t;
-use crate::routes::AppPath;
+use crate::nav::AppPath;
 use crate::store::outbox::{Action, Waiting};
 use crate::store::{use_store, Store};
 use leptos::prelude::*;

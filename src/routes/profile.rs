@@ -2,7 +2,8 @@
 //! address): a profile and the user's posts, newest first. Opened again,
 //! it is shown from the store and read again.
 
-use super::{use_list, use_user, AppPath, ListPage};
+use super::{use_list, use_user, ListPage};
+use crate::nav::AppPath;
 use crate::account::session::use_session;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;

@@ -2,7 +2,8 @@
 //! its replies below, oldest first, 15 at a time. Opened again, or back in
 //! view after a while, it is shown from the store and read again.
 
-use super::{use_list, AppPath, ListPage};
+use super::{use_list, ListPage};
+use crate::nav::AppPath;
 use crate::api::ApiError;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
@@ -65,7 +66,7 @@ pub fn Thread() -> impl IntoView {
                 return;
             }
             let store = store.clone();
-            super::while_shown(async move {
+            crate::nav::while_shown(async move {
                 if let Err(e) = store.read_post(&uuid).await {
                     error.set(Some(e));
                 }
@@ -83,7 +84,7 @@ pub fn Thread() -> impl IntoView {
         move |_| {
             if let Some(Ancestor::Missing(parent)) = chain.get().first().cloned() {
                 let store = store.clone();
-                super::while_shown(async move {
+                crate::nav::while_shown(async move {
                     let _ = store.read_post(&parent).await;
                 });
             }

@@ -3,7 +3,8 @@
 //! A server may list people by uuid alone: their cards show the uuid as a
 //! link until the store has read who they are.
 
-use super::{use_list, use_user, AppPath, ListPage};
+use super::{use_list, use_user, ListPage};
+use crate::nav::AppPath;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::states::{Empty, ErrorBox};
 use crate::i18n::t;

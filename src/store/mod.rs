@@ -24,7 +24,7 @@ mod relations;
 pub mod toggle;
 mod writing;
 
-pub use writing::{Then, WhileShown, Writing};
+pub use writing::Writing;
 
 use crate::account::session::Session;
 use crate::api::{Api, ApiError};

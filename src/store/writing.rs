@@ -9,7 +9,7 @@
 //!
 //! The requests run in tasks of their own that touch only the store. A
 //! page that wants to react to the end (to move focus) passes a callback
-//! made by [`WhileShown::then`]: if the page has gone, the work still ends, and
+//! made by `nav::WhileShown::then`: if the page has gone, the work still ends, and
 //! nothing of the page is touched.
 
 use super::lock;
@@ -18,43 +18,10 @@ use super::Store;
 use crate::account::drafts::{Draft, LocalStorage};
 use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
+use crate::nav::Then;
 use leptos::prelude::*;
 use perch_model::{validate_content, NewPost, Post, PostUpdate};
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-/// What a page does when a write it started has ended.
-pub type Then<T> = Box<dyn FnOnce(T)>;
-
-/// Whether the component that made it is still shown. Made in the
-/// component's body (where its reactive owner is current, unlike in an
-/// event handler), it turns false when the component goes.
-#[derive(Clone)]
-pub struct WhileShown(Arc<AtomicBool>);
-
-impl WhileShown {
-    pub fn here() -> Self {
-        let shown = Arc::new(AtomicBool::new(true));
-        on_cleanup({
-            let shown = shown.clone();
-            move || shown.store(false, Ordering::Relaxed)
-        });
-        WhileShown(shown)
-    }
-
-    /// `then`, run only while the component is still shown: a write that
-    /// ends after its page has gone must not touch the page's disposed
-    /// state (in wasm, a panic that kills the app).
-    pub fn then<T: 'static>(&self, then: impl FnOnce(T) + 'static) -> Then<T> {
-        let shown = self.0.clone();
-        Box::new(move |value| {
-            if shown.load(Ordering::Relaxed) {
-                then(value)
-            }
-        })
-    }
-}
 
 /// One draft's state, shared by every view of it during the visit.
 #[derive(Clone)]

@@ -1,46 +1,15 @@
-//! Working without the network: registers the service worker (`sw.js`,
-//! which keeps the app shell so a repeat visit starts offline, and a new
-//! release in the background), shows a notice while the browser is
-//! offline, and offers to reload once a new version is ready. What Perch already has stays on
-//! screen; what the person writes stays in its draft until they are back.
+//! Working without the network, as shown: a notice while the browser is
+//! offline or the server does not answer (saying when the local copy shown
+//! was saved), and the offer to reload once a new version is ready. What
+//! Perch already has stays on screen; what the person writes stays in its
+//! draft until they are back. The service worker itself is registered by
+//! `browser/service_worker.rs`.
 
+use crate::api::use_api;
+use crate::browser::clock;
 use crate::i18n::t;
+use crate::store::use_store;
 use leptos::prelude::*;
-
-/// How long after the page has loaded `sw.js` is registered. Its install
-/// reads `index.html` and every file it names again; on a first visit that
-/// queued in front of the page's own API requests (up to 0.5 s of a cold
-/// LCP, docs/performance.md).
-const REGISTER_AFTER: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Asks the browser to install `sw.js` (beside `index.html`), once the
-/// page has loaded and then `REGISTER_AFTER`. Browsers without service
-/// workers, or pages that are not a secure context, simply go without.
-pub fn register_service_worker() {
-    let navigator = window().navigator();
-    if !js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false) {
-        return;
-    }
-    let register = || {
-        set_timeout(
-            || {
-                // Offline, registering fails: handled here (else an uncaught
-                // rejection), and tried again on the next load.
-                let registering = window().navigator().service_worker().register("sw.js");
-                wasm_bindgen_futures::spawn_local(async move {
-                    let _ = wasm_bindgen_futures::JsFuture::from(registering).await;
-                });
-            },
-            REGISTER_AFTER,
-        )
-    };
-    if document().ready_state() == "complete" {
-        register();
-    } else {
-        // `load` fires once; the listener stays, harmless, with the page.
-        let _ = window_event_listener_untyped("load", move |_| register());
-    }
-}
 
 /// "You are offline" while the browser says so, or "The server cannot be
 /// reached" while its last request got no answer; until the server has
@@ -55,8 +24,8 @@ pub fn OfflineNotice() -> impl IntoView {
         on.remove();
         off.remove();
     });
-    let api = crate::api::use_api();
-    let saved = crate::store::use_store().copy_saved();
+    let api = use_api();
+    let saved = use_store().copy_saved();
     let notice = move || {
         let reach = api.reach();
         let offline = !online.get();
@@ -67,10 +36,7 @@ pub fn OfflineNotice() -> impl IntoView {
         Some(match copy_shown {
             Some(at) => {
                 let at = perch_model::Timestamp(at as i64);
-                let now = crate::browser::clock::now();
-                let when = crate::text::ago(at, now)
-                    .map(crate::browser::clock::spoken_ago)
-                    .unwrap_or_else(|| crate::browser::clock::full(at));
+                let when = crate::text::ago(at, clock::now()).map(clock::spoken_ago).unwrap_or_else(|| clock::full(at));
                 match offline {
                     true => t::offline_copy(when).get(),
                     false => t::unreachable_copy(when).get(),
