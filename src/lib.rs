@@ -35,7 +35,12 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let start = LocalResource::new(|| {
-        futures::future::join4(i18n::language::start(browser::kept_language::kept()), api::config::load(), store::copy::read(), store::outbox::read())
+        futures::future::join4(
+            i18n::language::start(browser::kept_language::kept()),
+            api::config::load(),
+            store::copy::read(),
+            store::outbox::read(),
+        )
     });
     browser::kept_language::follow_other_tabs();
     move || match start.get() {

@@ -1,11 +1,11 @@
-//! The local copy (`store/copy.rs`) in real Chromium: what a store writes
+//! The local copy (`store/copy/`) in real Chromium: what a store writes
 //! is what the next visit's store reads back, within its bound and in whole
 //! pages, and a copy of another version, another account or beyond the
 //! bound is never read.
 
 use leptos::prelude::*;
 use perch::account::session::Session;
-use perch::store::copy::{self, Copy, Kept, VERSION};
+use perch::store::copy::{self, Kept, VERSION};
 use perch::store::{ListKey, Store};
 use perch_model::{Parent, Post, Timestamp, User, PAGE_SIZE};
 use wasm_bindgen_test::*;
@@ -15,6 +15,10 @@ use wasm_bindgen_test::*;
 mod common;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// The copy as the app keeps it, with Home's merge.
+type Copy = copy::Copy<Merge>;
+use perch::timeline::merge::Merge;
 
 fn store() -> Store {
     common::english();
@@ -74,8 +78,8 @@ fn written() -> Copy {
 fn what_one_visit_writes_the_next_reads_back() {
     let first = store();
     first.seed(&written());
-    let text = serde_json::to_string(&first.copy_of("me", None, copy::POSTS_KEPT)).unwrap();
-    let copy = copy::parse("me", "me", &text, copy::POSTS_KEPT).expect("read back");
+    let text = serde_json::to_string(&first.copy_of::<Merge>("me", None, copy::POSTS_KEPT)).unwrap();
+    let copy = copy::parse::<Merge>("me", "me", &text, copy::POSTS_KEPT).expect("read back");
     let next = store();
     next.seed(&copy);
     for key in [ListKey::Posts("u1".into()), ListKey::Replies("root".into())] {
@@ -94,7 +98,7 @@ fn a_copy_holds_no_more_than_its_bound_and_cuts_lists_at_whole_pages() {
     let store = store();
     store.seed(&written());
     let max = 2 * PAGE_SIZE + 5;
-    let copy = store.copy_of("me", None, max);
+    let copy = store.copy_of::<Merge>("me", None, max);
     assert!(copy.posts.len() <= max, "{} posts kept, bound {max}", copy.posts.len());
     // The most recently opened list first: u1's posts, cut to two pages,
     // so Load more goes on where the copy ends.
@@ -102,20 +106,20 @@ fn a_copy_holds_no_more_than_its_bound_and_cuts_lists_at_whole_pages() {
     assert_eq!(key, &ListKey::Posts("u1".into()));
     assert_eq!((kept.items.len(), kept.pages, kept.done), (2 * PAGE_SIZE, 2, false));
     assert!(copy.lists.len() == 1, "no room for a page of the thread");
-    assert!(copy::parse("me", "me", &serde_json::to_string(&copy).unwrap(), max).is_some());
+    assert!(copy::parse::<Merge>("me", "me", &serde_json::to_string(&copy).unwrap(), max).is_some());
 }
 
 #[wasm_bindgen_test]
 fn a_copy_of_another_version_account_or_size_is_never_read() {
     let good = written();
     let text = |copy: &Copy| serde_json::to_string(copy).unwrap();
-    assert!(copy::parse("me", "me", &text(&good), 1000).is_some());
-    assert!(copy::parse("other", "me", &text(&good), 1000).is_none(), "kept for another account");
-    assert!(copy::parse("other", "other", &text(&good), 1000).is_none(), "says it is another account's");
-    assert!(copy::parse("me", "me", &text(&Copy { version: VERSION + 1, ..good.clone() }), 1000).is_none());
-    assert!(copy::parse("me", "me", &text(&good), 10).is_none(), "beyond the bound");
-    assert!(copy::parse("me", "me", r#"{"version":1,"posts":[{"uuid":"#, 1000).is_none());
-    assert!(copy::parse("me", "me", "null", 1000).is_none());
+    assert!(copy::parse::<Merge>("me", "me", &text(&good), 1000).is_some());
+    assert!(copy::parse::<Merge>("other", "me", &text(&good), 1000).is_none(), "kept for another account");
+    assert!(copy::parse::<Merge>("other", "other", &text(&good), 1000).is_none(), "says it is another account's");
+    assert!(copy::parse::<Merge>("me", "me", &text(&Copy { version: VERSION + 1, ..good.clone() }), 1000).is_none());
+    assert!(copy::parse::<Merge>("me", "me", &text(&good), 10).is_none(), "beyond the bound");
+    assert!(copy::parse::<Merge>("me", "me", r#"{"version":1,"posts":[{"uuid":"#, 1000).is_none());
+    assert!(copy::parse::<Merge>("me", "me", "null", 1000).is_none());
     let unknown_list = text(&good).replace("\"p:u1\"", "\"x:u1\"");
-    assert!(text(&good).contains("\"p:u1\"") && copy::parse("me", "me", &unknown_list, 1000).is_none());
+    assert!(text(&good).contains("\"p:u1\"") && copy::parse::<Merge>("me", "me", &unknown_list, 1000).is_none());
 }

@@ -9,6 +9,7 @@
 pub mod boot;
 pub mod clock;
 pub mod dom;
+pub mod indexed_db;
 pub mod kept_language;
 pub mod navigation;
 pub mod service_worker;

@@ -39,4 +39,3 @@ pub fn register_service_worker() {
         let _ = window_event_listener_untyped("load", move |_| register());
     }
 }
-

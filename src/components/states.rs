@@ -73,8 +73,7 @@ pub fn AskToAllow(missing: Vec<Scope>) -> impl IntoView {
             }
         }
         let location = window().location();
-        let here =
-            crate::nav::here(&location.pathname().unwrap_or_default(), &location.search().unwrap_or_default());
+        let here = crate::nav::here(&location.pathname().unwrap_or_default(), &location.search().unwrap_or_default());
         let (api, config) = (api.clone(), config.clone());
         crate::nav::while_shown(async move {
             if let Err(e) = crate::account::oauth::start(&api, &config, here, &scopes).await {

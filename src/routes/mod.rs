@@ -96,7 +96,8 @@ fn start_from_copy(
         me.iter().for_each(|me| copy::forget(me));
         return;
     }
-    if let Some(copy) = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text, max))) {
+    let parsed = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text, max)));
+    if let Some(copy) = parsed {
         store.seed(&copy);
         if let Some(home) = copy.home {
             timeline.seed(&copy.account, home);
@@ -104,7 +105,7 @@ fn start_from_copy(
     }
     let state = timeline.state.clone();
     copy::keep_saving(store.clone(), max, move |me| {
-        state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None })
+        state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None::<crate::timeline::merge::Merge> })
     });
 }
 

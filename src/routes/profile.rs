@@ -3,13 +3,13 @@
 //! it is shown from the store and read again.
 
 use super::{use_list, use_user, ListPage};
-use crate::nav::AppPath;
 use crate::account::session::use_session;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
 use crate::components::states::ErrorBox;
 use crate::components::time::Time;
 use crate::i18n::t;
+use crate::nav::AppPath;
 use crate::store::{use_store, ListKey};
 use leptos::prelude::*;
 use leptos_router::components::A;

@@ -3,13 +3,13 @@
 //! view after a while, it is shown from the store and read again.
 
 use super::{use_list, ListPage};
-use crate::nav::AppPath;
 use crate::api::ApiError;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
 use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
 use crate::i18n::t;
+use crate::nav::AppPath;
 use crate::store::{use_store, ListKey, Store};
 use leptos::prelude::*;
 use leptos_router::components::A;

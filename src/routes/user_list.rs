@@ -4,10 +4,10 @@
 //! link until the store has read who they are.
 
 use super::{use_list, use_user, ListPage};
-use crate::nav::AppPath;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::states::{Empty, ErrorBox};
 use crate::i18n::t;
+use crate::nav::AppPath;
 use crate::store::{use_store, ListKey};
 use leptos::prelude::*;
 

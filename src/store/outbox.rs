@@ -24,10 +24,10 @@
 //! holds at that moment, and other tabs hear of it through
 //! `Key::Outbox` (which also holds the count the sign-out question reads).
 
-use super::copy::{call, idb, read_at_start, Db};
 use super::toggle::Toggle;
 use super::{lock, Store, ToggleKey};
 use crate::api::{classify, Api, ApiError};
+use crate::browser::indexed_db::{call, idb, read_at_start, Db};
 use crate::browser::web_storage::{self, DraftContext, Key};
 use leptos::prelude::*;
 use perch_model::{FollowAction, LikeAction, NewPost, Parent, Post, PostUpdate};

@@ -30,3 +30,15 @@ pub fn attach(timeline: &HomeTimeline) {
     position::keep_while_shown(timeline);
     position::restore_when_shown(timeline);
 }
+
+/// The merge is what the local copy keeps of Home: the copy knows it only
+/// as the posts it shows and a cut to its bound.
+impl crate::store::copy::Home for merge::Merge {
+    fn posts(&self) -> Vec<&str> {
+        self.items().map(|item| item.uuid.as_str()).collect()
+    }
+
+    fn cut_to(&self, max: usize) -> Option<Self> {
+        self.trimmed(max)
+    }
+}
