@@ -12,7 +12,14 @@
 //! Tabs share one session. A refresh, sign-in, switch or sign-out in
 //! another tab arrives as a `storage` event (`follow_other_tabs`); a tab
 //! never writes back a session older than the one kept (`save_over`).
+//!
+//! The session gives the API client its tokens (`api::tokens::Tokens`)
+//! and, when an account ends here, announces it ([`Session::when_account_ends`]):
+//! the local copy, the outbox and Web Storage (drafts among it) each forget
+//! their part in answer. The session calls none of them.
 
+use crate::api::tokens::{Held, Tokens};
+use crate::api::Api;
 use crate::browser::web_storage::{self, Key};
 use crate::i18n::{t, Text};
 use leptos::prelude::*;
@@ -70,12 +77,18 @@ impl Signed {
 /// At most this many accounts are signed in at once on one browser.
 pub const MAX_ACCOUNTS: usize = 10;
 
+/// What hears that an account ended here: its uuid, and whether its
+/// drafts and waiting actions are kept for its next sign-in.
+type AccountEnded = std::sync::Arc<dyn Fn(&str, bool) + Send + Sync>;
+
 #[derive(Clone, Copy)]
 pub struct Session {
     /// The current account.
     signed: RwSignal<Option<Signed>>,
     /// The other accounts signed in here, most recently current first.
     others: RwSignal<Vec<Signed>>,
+    /// Who hears that an account ended ([`Session::when_account_ends`]).
+    ended: StoredValue<Vec<AccountEnded>>,
 }
 
 impl Session {
@@ -86,7 +99,39 @@ impl Session {
         web_storage::answer_signed_in_with(signed_in_here);
         let signed = web_storage::get_json::<Signed>(&Key::Session);
         let others = kept_others(signed.as_ref());
-        Session { signed: RwSignal::new(signed), others: RwSignal::new(others) }
+        Session { signed: RwSignal::new(signed), others: RwSignal::new(others), ended: StoredValue::new(Vec::new()) }
+    }
+
+    /// Calls `forget(account, keep_drafts)` whenever an account is signed
+    /// out here, before the reload that follows: each part of the app that
+    /// keeps something for an account forgets it in answer (its drafts and
+    /// waiting actions stay only if `keep_drafts`).
+    pub fn when_account_ends(&self, forget: impl Fn(&str, bool) + Send + Sync + 'static) {
+        self.ended.update_value(|all| all.push(std::sync::Arc::new(forget)));
+    }
+
+    /// Tells everyone who asked that `account` ended.
+    fn announce_ended(&self, account: &str, keep_drafts: bool) {
+        for forget in self.ended.get_value() {
+            forget(account, keep_drafts);
+        }
+    }
+
+    /// Signs the current account out: asks the server to revoke its tokens,
+    /// then ends it here ([`Session::end`]).
+    pub fn sign_out(&self, api: &Api, keep_drafts: bool) {
+        if let Some(signed) = self.signed_untracked() {
+            api.revoke(signed.refresh_token.unwrap_or(signed.token));
+        }
+        self.end(keep_drafts);
+    }
+
+    /// Signs out of every account signed in here, as [`Session::sign_out`].
+    pub fn sign_out_all(&self, api: &Api, keep_drafts: bool) {
+        for signed in self.all_untracked() {
+            api.revoke(signed.refresh_token.unwrap_or(signed.token));
+        }
+        self.end_all(keep_drafts);
     }
 
     /// The other accounts signed in on this browser (reactive).
@@ -162,8 +207,9 @@ impl Session {
 
     /// Replaces the tokens after a refresh that started from `before`'s
     /// tokens, keeping the rest.
-    pub fn refreshed(&self, before: &Signed, tokens: TokenSet) {
-        let after = Signed::from_tokens(tokens, before.user.clone());
+    fn refreshed(&self, before: &Held, tokens: TokenSet) {
+        let Some(current) = self.signed.get_untracked().filter(|s| s.user.uuid == before.account) else { return };
+        let after = Signed::from_tokens(tokens, current.user);
         if save_over(&before.token, &after) {
             self.signed.set(Some(after));
         }
@@ -226,11 +272,7 @@ impl Session {
         save_others(&others);
         save(next.as_ref());
         if let Some(signed) = &signed {
-            web_storage::forget_account(&signed.user.uuid, keep_drafts);
-            crate::store::copy::forget(&signed.user.uuid);
-            if !keep_drafts {
-                crate::store::outbox::forget(&signed.user.uuid);
-            }
+            self.announce_ended(&signed.user.uuid, keep_drafts);
         }
         reload();
         signed
@@ -242,11 +284,7 @@ impl Session {
         save_others(&[]);
         save(None);
         for signed in &all {
-            web_storage::forget_account(&signed.user.uuid, keep_drafts);
-            crate::store::copy::forget(&signed.user.uuid);
-            if !keep_drafts {
-                crate::store::outbox::forget(&signed.user.uuid);
-            }
+            self.announce_ended(&signed.user.uuid, keep_drafts);
         }
         reload();
     }
@@ -279,6 +317,36 @@ impl Session {
                 _ => reload(),
             }
         });
+    }
+}
+
+/// The session keeps the tokens the API client asks for.
+impl Tokens for Session {
+    fn held(&self) -> Option<Held> {
+        self.signed.with_untracked(|s| {
+            s.as_ref().map(|s| Held {
+                account: s.user.uuid.clone(),
+                token: s.token.clone(),
+                expires_at: s.token_expires_at,
+                refresh_token: s.refresh_token.clone(),
+            })
+        })
+    }
+
+    fn refreshed(&self, before: &Held, tokens: TokenSet) {
+        Session::refreshed(self, before, tokens)
+    }
+
+    fn take_newer(&self) -> bool {
+        self.take_newer_from_storage()
+    }
+
+    fn refused(&self, token: &str) {
+        Session::refused(self, token)
+    }
+
+    fn lacks(&self, missing: &[Scope]) {
+        Session::lacks(self, missing)
     }
 }
 

@@ -5,8 +5,8 @@
 
 pub mod config;
 pub mod http;
+pub mod tokens;
 
-use crate::account::session::{Session, Signed};
 use crate::i18n::{t, Text};
 use http::Reply;
 use leptos::prelude::*;
@@ -16,6 +16,8 @@ use perch_model::{
 };
 use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
+use std::sync::Arc;
+use tokens::{Held, Tokens};
 
 /// Why a call failed, told apart as a person needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,14 +96,15 @@ pub struct Api {
     base: String,
     /// The server's root, where `/api/oauth/...` and `/oauth/authorise` live.
     root: String,
-    session: Session,
-    refreshing: std::sync::Arc<futures::lock::Mutex<()>>,
+    /// Who keeps the sign-in (the session).
+    tokens: Arc<dyn Tokens>,
+    refreshing: Arc<futures::lock::Mutex<()>>,
     /// Whether the server answered this visit, and whether its last
     /// request failed on the network (the offline notice reads both).
     reach: ArcRwSignal<Reach>,
     /// The account every request of this client is made as ([`Api::as_account`]),
     /// or `None`: whichever account is current when a request goes.
-    account: Option<std::sync::Arc<str>>,
+    account: Option<Arc<str>>,
 }
 
 /// What the server's answers have shown so far this visit.
@@ -126,13 +129,15 @@ fn abort_on_cleanup() -> Option<web_sys::AbortSignal> {
 }
 
 impl Api {
-    pub fn new(config: &ClientConfig, session: Session) -> Self {
+    /// The client of the server `config` names, asking `tokens` (the
+    /// session) for its sign-in.
+    pub fn new(config: &ClientConfig, tokens: impl Tokens) -> Self {
         let base = config.base().to_owned();
         let root = server_root(&base);
         Api {
             base,
             root,
-            session,
+            tokens: Arc::new(tokens),
             refreshing: Default::default(),
             reach: ArcRwSignal::new(Reach::default()),
             account: None,
@@ -149,13 +154,13 @@ impl Api {
         Api { account: Some(uuid.into()), ..self.clone() }
     }
 
-    /// The current account's sign-in, if it is the one this client is bound to.
-    fn signed_as_bound(&self) -> Result<Option<Signed>, ApiError> {
-        let signed = self.session.signed_untracked();
-        match (&self.account, &signed) {
-            (Some(bound), Some(s)) if **bound != *s.user.uuid => Err(ApiError::Unauthorized(NOT_BOUND.into())),
+    /// The current account's tokens, if it is the one this client is bound to.
+    fn held_as_bound(&self) -> Result<Option<Held>, ApiError> {
+        let held = self.tokens.held();
+        match (&self.account, &held) {
+            (Some(bound), Some(h)) if **bound != *h.account => Err(ApiError::Unauthorized(NOT_BOUND.into())),
             (Some(_), None) => Err(ApiError::Unauthorized(NOT_BOUND.into())),
-            _ => Ok(signed),
+            _ => Ok(held),
         }
     }
 
@@ -181,14 +186,14 @@ impl Api {
     }
 
     async fn token(&self) -> Result<Option<String>, ApiError> {
-        let Some(signed) = self.signed_as_bound()? else { return Ok(None) };
+        let Some(held) = self.held_as_bound()? else { return Ok(None) };
         let now = js_sys::Date::now() as i64;
-        if let (Some(expires), Some(_)) = (signed.token_expires_at, &signed.refresh_token) {
-            if expires.millis() - now < REFRESH_MARGIN_MS && self.refresh_now(&signed).await.is_ok() {
-                return Ok(self.signed_as_bound()?.map(|s| s.token));
+        if let (Some(expires), Some(_)) = (held.expires_at, &held.refresh_token) {
+            if expires.millis() - now < REFRESH_MARGIN_MS && self.refresh_now(&held).await.is_ok() {
+                return Ok(self.held_as_bound()?.map(|h| h.token));
             }
         }
-        Ok(Some(signed.token))
+        Ok(Some(held.token))
     }
 
     /// Refreshes the session's tokens, one refresh at a time in this tab
@@ -197,11 +202,11 @@ impl Api {
     /// the whole family when a retired one is sent again. A request that
     /// waited finds the tokens already new, here or from another tab, and
     /// sends no refresh of its own.
-    async fn refresh_now(&self, before: &Signed) -> Result<(), ApiError> {
+    async fn refresh_now(&self, before: &Held) -> Result<(), ApiError> {
         let _one_at_a_time = self.refreshing.lock().await;
         let outcome = std::rc::Rc::new(std::cell::RefCell::new(None));
         let (api, held_before, out) = (self.clone(), before.clone(), outcome.clone());
-        let lock = format!("perch-refresh-{}", before.user.uuid);
+        let lock = format!("perch-refresh-{}", before.account);
         crate::browser::tab_lock::exclusive(&lock, async move {
             let result = api.refresh_unless_done(&held_before).await;
             *out.borrow_mut() = Some(result);
@@ -213,44 +218,29 @@ impl Api {
 
     /// Under the locks: the tokens are new already (another request or tab
     /// refreshed them), or they are refreshed now.
-    async fn refresh_unless_done(&self, before: &Signed) -> Result<(), ApiError> {
-        let current = self.session.signed_untracked();
-        if current.as_ref().is_some_and(|s| s.token != before.token) || self.session.take_newer_from_storage() {
+    async fn refresh_unless_done(&self, before: &Held) -> Result<(), ApiError> {
+        let current = self.tokens.held();
+        if current.as_ref().is_some_and(|h| h.token != before.token) || self.tokens.take_newer() {
             return Ok(());
         }
-        let Some((current, refresh_token)) = current.and_then(|s| s.refresh_token.clone().map(|r| (s, r))) else {
+        let Some((current, refresh_token)) = current.and_then(|h| h.refresh_token.clone().map(|r| (h, r))) else {
             return Err(ApiError::Unauthorized("no refresh token".into()));
         };
         match self.refresh(&refresh_token).await {
             Ok(tokens) => {
-                self.session.refreshed(&current, tokens);
+                self.tokens.refreshed(&current, tokens);
                 Ok(())
             }
-            Err(_) if self.session.take_newer_from_storage() => Ok(()),
+            Err(_) if self.tokens.take_newer() => Ok(()),
             Err(e) => Err(e),
         }
     }
 
-    /// Signs out: asks the server to revoke the session's tokens (a beacon,
-    /// which outlives the reload that follows; a server without the revoke
-    /// endpoint answers 404, which changes nothing), then ends the session.
-    pub fn sign_out(&self, keep_drafts: bool) {
-        if let Some(signed) = self.session.signed_untracked() {
-            self.revoke(signed);
-        }
-        self.session.end(keep_drafts);
-    }
-
-    /// Signs out of every account signed in here, as [`Api::sign_out`].
-    pub fn sign_out_all(&self, keep_drafts: bool) {
-        for signed in self.session.all_untracked() {
-            self.revoke(signed);
-        }
-        self.session.end_all(keep_drafts);
-    }
-
-    fn revoke(&self, signed: Signed) {
-        let token = signed.refresh_token.unwrap_or(signed.token);
+    /// Asks the server to revoke `token` (the refresh token when there is
+    /// one, which takes its family): a beacon, which outlives the reload
+    /// of a sign-out; a server without the revoke endpoint answers 404,
+    /// which changes nothing.
+    pub fn revoke(&self, token: String) {
         let body = serde_json::to_string(&RevokeRequest { token }).unwrap_or_default();
         let url = format!("{}/api/oauth/revoke", self.root);
         let _ = window().navigator().send_beacon_with_opt_str(&url, Some(&body));
@@ -301,19 +291,19 @@ impl Api {
             }
             let res = sent.map_err(ApiError::Network)?;
             if res.status == 401 && !retried {
-                if let Some(signed) = self.signed_as_bound()?.filter(|s| s.refresh_token.is_some()) {
+                if let Some(held) = self.held_as_bound()?.filter(|h| h.refresh_token.is_some()) {
                     retried = true;
-                    if self.refresh_now(&signed).await.is_ok() {
+                    if self.refresh_now(&held).await.is_ok() {
                         continue;
                     }
                 }
             }
             if res.status == 401 {
                 if let Some(token) = &token {
-                    self.session.refused(token);
+                    self.tokens.refused(token);
                 }
             }
-            return read(res, &self.session);
+            return read(res, &*self.tokens);
         }
     }
 
@@ -385,7 +375,7 @@ impl Api {
             http::send("GET", &format!("{}/user", self.base), http::Extra { token: Some(token), ..Default::default() })
                 .await
                 .map_err(ApiError::Network)?;
-        parse(&read(res, &self.session)?)
+        parse(&read(res, &*self.tokens)?)
     }
 
     async fn post_root<T: DeserializeOwned>(&self, path: &str, body: String) -> Result<T, ApiError> {
@@ -413,13 +403,13 @@ fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Invalid(e.to_string()))
 }
 /// Reads a response: the body on 200, else the error (learning missing scopes).
-fn read(res: Reply, session: &Session) -> Result<String, ApiError> {
+fn read(res: Reply, tokens: &dyn Tokens) -> Result<String, ApiError> {
     if res.ok() {
         return Ok(res.text);
     }
     let error = error_from(res);
     if let ApiError::Forbidden { missing, .. } = &error {
-        session.lacks(missing);
+        tokens.lacks(missing);
     }
     Err(error)
 }

@@ -17,7 +17,9 @@ pub fn SignOutButton(#[prop(into)] label: Text, #[prop(optional)] all: bool) -> 
     // pressed and there were some.
     let asking = RwSignal::new(None::<(usize, usize)>);
     let out = move |keep_drafts: bool| {
-        api.with_value(|api| if all { api.sign_out_all(keep_drafts) } else { api.sign_out(keep_drafts) })
+        api.with_value(
+            |api| if all { session.sign_out_all(api, keep_drafts) } else { session.sign_out(api, keep_drafts) },
+        )
     };
     let press = move |_| {
         let accounts = if all { session.all_untracked() } else { session.signed_untracked().into_iter().collect() };

@@ -39,6 +39,9 @@ pub fn Shell(
     crate::browser::web_storage::forget_unowned_drafts();
     let session = crate::account::session::Session::restore();
     session.follow_other_tabs();
+    // An account that ends here leaves nothing in Web Storage: its
+    // relations, reading position, and its drafts unless they are kept.
+    session.when_account_ends(crate::browser::web_storage::forget_account);
     let api = crate::api::Api::new(&config, session);
     provide_context(api.clone());
     provide_context(session);

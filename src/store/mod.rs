@@ -165,6 +165,14 @@ pub const RESOLVE_AT_ONCE: usize = 4;
 
 impl Store {
     pub fn new(session: Session, api: Api) -> Self {
+        // An account that ends here takes its local copy with it, and its
+        // waiting actions unless they are kept for its next sign-in.
+        session.when_account_ends(|account, keep_drafts| {
+            copy::forget(account);
+            if !keep_drafts {
+                outbox::forget(account);
+            }
+        });
         Store {
             inner: Arc::default(),
             arrivals: ArcRwSignal::new(0),
