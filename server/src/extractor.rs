@@ -3,14 +3,17 @@
 //! whose failures are the contract's 400 and 413, and page numbers.
 
 use crate::db::now_ms;
+use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::AppState;
+use crate::rate_limit::RateLimiter;
 use axum::body::Bytes;
+use axum::extract::FromRef;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::{header, request::Parts, StatusCode};
 use perch_model::{Operation, Scope, Subject};
 use serde::de::DeserializeOwned;
 use sqlx::Row;
+use std::sync::Arc;
 
 /// The owner of the token on the request.
 #[derive(Clone, Debug)]
@@ -45,10 +48,10 @@ impl Caller {
 /// read. So every revoke starts a new generation, and a fill that began in
 /// an earlier one is not kept (`generation`, then `put`).
 #[derive(Default)]
-pub struct CallerCache(std::sync::Mutex<Callers>);
+pub struct CallerCache(std::sync::Mutex<Known>);
 
 #[derive(Default)]
-struct Callers {
+struct Known {
     by_hash: std::collections::HashMap<String, (Caller, i64)>,
     generation: u64,
 }
@@ -57,7 +60,7 @@ impl CallerCache {
     const MAX: usize = 10_000;
     const TTL_MS: i64 = 5_000;
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Callers> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Known> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -104,10 +107,24 @@ pub fn bearer(parts: &Parts) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
 }
 
-impl FromRequestParts<AppState> for Caller {
+/// What finding the caller needs of the server's state (`state.rs` gives it
+/// from `AppState`): the database, the callers already found, and the
+/// per-token rate limit.
+#[derive(Clone)]
+pub struct CallerLookup {
+    pub db: Db,
+    pub callers: Arc<CallerCache>,
+    pub per_token: Arc<RateLimiter>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller
+where
+    CallerLookup: FromRef<S>,
+{
     type Rejection = Error;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
+        let state = &CallerLookup::from_ref(state);
         // Already checked and counted by the read cache's middleware.
         if let Some(caller) = parts.extensions.get::<Caller>() {
             return Ok(caller.clone());
@@ -117,11 +134,7 @@ impl FromRequestParts<AppState> for Caller {
         let hash = crate::tokens::hash(token);
         let now = now_ms();
         if let Some(caller) = state.callers.get(&hash, now) {
-            state
-                .limits
-                .per_token
-                .hit(&hash)
-                .map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
+            state.per_token.hit(&hash).map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
             return Ok(caller);
         }
         let generation = state.callers.generation();
@@ -134,13 +147,16 @@ impl FromRequestParts<AppState> for Caller {
         if expires_ms <= now {
             return Err(Error::Unauthorized("The token has expired.".into()));
         }
-        state.limits.per_token.hit(&hash).map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
+        state.per_token.hit(&hash).map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
         let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
         let caller = Caller { user_id: row.get("user_id"), application_id: row.get("application_id"), scopes };
         state.callers.put(hash, caller.clone(), expires_ms, now, generation);
         Ok(caller)
     }
 }
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 16 * 1024;
 
 /// A JSON body: unreadable or wrongly shaped is 400, over the limit 413.
 /// The Content-Type is not insisted on.

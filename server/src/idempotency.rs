@@ -24,9 +24,9 @@
 //! - Reads (GET) ignore the header; a request without it is not affected.
 
 use crate::db::now_ms;
+use crate::db::Db;
 use crate::error::Error;
-use crate::extractor::Caller;
-use crate::AppState;
+use crate::extractor::{Caller, CallerLookup};
 use axum::body::{to_bytes, Body};
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
@@ -35,7 +35,7 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use sqlx::{Row, Sqlite, SqliteConnection, Transaction};
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 pub const HEADER: HeaderName = HeaderName::from_static("idempotency-key");
 /// Set on an answer given again.
@@ -171,16 +171,31 @@ async fn keep(
 /// connection in the middle of a transaction left its pooled connection
 /// unusable for the next writer ("begin_with at non-zero transaction
 /// depth", a 500), and a write half done is no one's answer.
-pub async fn replay_or_run(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn replay_or_run(
+    State(keys): State<Keys>,
+    State(callers): State<CallerLookup>,
+    req: Request,
+    next: Next,
+) -> Response {
     if req.method() == Method::GET {
         return next.run(req).await;
     }
-    tokio::spawn(write(state, req, next))
+    tokio::spawn(write(keys, callers, req, next))
         .await
         .unwrap_or_else(|_| Error::Internal(anyhow::anyhow!("a write's task failed")).into_response())
 }
 
-async fn write(state: AppState, req: Request, next: Next) -> Response {
+/// What keyed writes need of the server's state (`state.rs` gives it from
+/// `AppState`): the database, the keys being answered now, and the lock
+/// writes queue on.
+#[derive(Clone)]
+pub struct Keys {
+    pub db: Db,
+    pub running: Arc<Running>,
+    pub write_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+async fn write(state: Keys, callers: CallerLookup, req: Request, next: Next) -> Response {
     if !req.headers().contains_key(&HEADER) {
         return next.run(req).await;
     }
@@ -192,15 +207,15 @@ async fn write(state: AppState, req: Request, next: Next) -> Response {
         }
     };
     let (mut parts, body) = req.into_parts();
-    let caller = match Caller::from_request_parts(&mut parts, &state).await {
+    let caller = match Caller::from_request_parts(&mut parts, &callers).await {
         Ok(caller) => caller,
         Err(e) => return e.into_response(),
     };
-    let Ok(body) = to_bytes(body, crate::api::BODY_LIMIT).await else {
+    let Ok(body) = to_bytes(body, crate::extractor::BODY_LIMIT).await else {
         return Error::PayloadTooLarge.into_response();
     };
     let print = fingerprint(&parts.method, parts.uri.path(), &body);
-    let Some(_taken) = state.keyed.take(caller.user_id, &key) else {
+    let Some(_taken) = state.running.take(caller.user_id, &key) else {
         return Error::Conflict("A request with this Idempotency-Key is still being answered.".into()).into_response();
     };
     match kept_answer(&state, caller.user_id, &key, &print).await {
@@ -240,7 +255,7 @@ async fn write(state: AppState, req: Request, next: Next) -> Response {
 
 /// The answer kept for `key` within [`KEPT_MS`] (or 422 when the key was
 /// used for another request); `None` when there is none.
-async fn kept_answer(state: &AppState, user_id: i64, key: &str, print: &str) -> Result<Option<Response>, Error> {
+async fn kept_answer(state: &Keys, user_id: i64, key: &str, print: &str) -> Result<Option<Response>, Error> {
     let row = sqlx::query(
         "SELECT fingerprint, status, content_type, body FROM idempotency_keys \
          WHERE user_id = ? AND key = ? AND created_ms > ? AND status IS NOT NULL",

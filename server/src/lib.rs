@@ -1,4 +1,5 @@
-//! The reference server. This file owns the shared state and startup:
+//! The reference server. This file owns startup (the shared state is
+//! `state.rs`):
 //! opening the database, registering the served web app, building the router
 //! (the interface under `/api/v1`, OAuth, the app's `config.json`, the static
 //! app) and running it until it is stopped. `main.rs` is the command line.
@@ -16,8 +17,11 @@ pub mod openapi;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod sign_in;
+pub mod state;
 pub mod static_app;
 pub mod tokens;
+
+pub use state::{AppState, Limits};
 
 use axum::http::{header, HeaderValue, Method};
 use axum::Router;
@@ -86,31 +90,6 @@ impl Default for ServeOptions {
     }
 }
 
-pub struct Limits {
-    pub per_token: RateLimiter,
-    pub sign_in: sign_in::SignInGuard,
-    pub trusted_proxies: Vec<sign_in::Cidr>,
-}
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    pub db: db::Db,
-    pub limits: Arc<Limits>,
-    /// Writes that read before they write (toggles, replies) queue here, so
-    /// SQLite never sees two such transactions at once.
-    pub write_lock: Arc<Mutex<()>>,
-    /// The application id the served web app signs in with.
-    pub web_app_id: Arc<str>,
-    pub callers: Arc<extractor::CallerCache>,
-    /// Answers of reads, until the next write.
-    pub reads: Arc<read_cache::ReadCache>,
-    /// Pairs issued by refreshes within the grace window.
-    pub refreshes: Arc<tokens::RecentRefreshes>,
-    /// Requests with an Idempotency-Key being answered now.
-    pub keyed: Arc<idempotency::Running>,
-}
-
 /// Builds the whole router for `state`.
 pub fn router(state: AppState, options: &ServeOptions) -> Router {
     // Every answer of the API and of sign-in is about someone: never stored.
@@ -128,6 +107,12 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
                 // a timeline's load. Only here: OAuth answers carry tokens and
                 // are never compressed (BREACH).
                 .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4))),
+        )
+        // Beside the interface, not inside its router: the document is
+        // made from every handler's annotations, so it may not be one of them.
+        .route(
+            "/api/v1/openapi.json",
+            axum::routing::get(openapi::document).layer(CompressionLayer::new().quality(CompressionLevel::Precise(4))),
         )
         .merge(oauth::router().layer(personal()))
         .route("/config.json", axum::routing::get(static_app::client_config));
@@ -191,7 +176,7 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
     let state = AppState {
         db,
         limits: Arc::new(Limits {
-            per_token: RateLimiter::new(options.token_requests_per_minute, Duration::from_secs(60)),
+            per_token: Arc::new(RateLimiter::new(options.token_requests_per_minute, Duration::from_secs(60))),
             sign_in: sign_in::SignInGuard::new(
                 options.sign_in_failures,
                 options.sign_in_window,

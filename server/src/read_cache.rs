@@ -19,8 +19,7 @@
 //! kept before a write is given again anyway). The key is the path alone:
 //! no handler reads a query string, so `?n=1`, `?n=2`… are one answer.
 
-use crate::extractor::Caller;
-use crate::AppState;
+use crate::extractor::{Caller, CallerLookup};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -29,6 +28,7 @@ use axum::response::{IntoResponse, Response};
 use perch_model::Scope;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -154,10 +154,15 @@ fn json(body: Bytes) -> Response {
 /// The middleware of the routes under `/api/v1`: answers a GET from what
 /// was kept, or keeps the handler's 200; moves the generation on after
 /// every other method.
-pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn remember(
+    State(reads): State<Arc<ReadCache>>,
+    State(callers): State<CallerLookup>,
+    req: Request,
+    next: Next,
+) -> Response {
     if req.method() != Method::GET {
         let res = next.run(req).await;
-        state.reads.changed();
+        reads.changed();
         return res;
     }
     let (mut parts, body) = req.into_parts();
@@ -165,16 +170,16 @@ pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -
     // the handler finds it in the request's extensions.
     // A request without a valid caller (ping, the OpenAPI document, a
     // refusal) goes on to its handler as it came, and is not kept.
-    let Ok(caller) = Caller::from_request_parts(&mut parts, &state).await else {
+    let Ok(caller) = Caller::from_request_parts(&mut parts, &callers).await else {
         return next.run(Request::from_parts(parts, body)).await;
     };
     // The path alone: no handler reads the query, so it must not make
     // new entries.
     let key = format!("{}|{}|{}", caller.user_id, Scope::join(&caller.scopes), parts.uri.path());
-    if let Some(body) = state.reads.get(&key) {
+    if let Some(body) = reads.get(&key) {
         return json(body);
     }
-    let generation = state.reads.generation.load(Ordering::SeqCst);
+    let generation = reads.generation.load(Ordering::SeqCst);
     parts.extensions.insert(caller);
     let res = next.run(Request::from_parts(parts, body)).await;
     if res.status() != StatusCode::OK {
@@ -184,7 +189,7 @@ pub async fn remember(State(state): State<AppState>, req: Request, next: Next) -
     match to_bytes(body, usize::MAX).await {
         Ok(bytes) => {
             if bytes.len() <= MAX_BODY {
-                state.reads.put(key, generation, bytes.clone());
+                reads.put(key, generation, bytes.clone());
             }
             Response::from_parts(parts, Body::from(bytes))
         }

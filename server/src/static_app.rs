@@ -12,7 +12,7 @@ use tower_http::services::{ServeDir, ServeFile};
 
 /// The app's `config.json`: the interface on this same server, so a relative
 /// base works whatever name the browser used to reach us.
-pub async fn client_config(axum::extract::State(state): axum::extract::State<crate::AppState>) -> Response {
+pub async fn client_config(axum::extract::State(state): axum::extract::State<crate::state::AppState>) -> Response {
     let config = ClientConfig {
         api_base: "/api/v1".into(),
         application_id: state.web_app_id.to_string(),

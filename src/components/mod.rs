@@ -10,6 +10,7 @@ pub mod language_menu;
 pub mod offline;
 pub mod own_post;
 pub mod post_card;
+pub mod post_content;
 pub mod sign_out;
 pub mod states;
 pub mod time;

@@ -3,32 +3,13 @@
 //! `<article>`; its time and reply count link to its thread. Content is
 //! rendered as text nodes and links only, never as markup.
 
+use super::post_content::PostContent;
 use crate::browser::dom::DomId;
 use crate::i18n::t;
 use crate::nav::AppPath;
 use crate::store::use_store;
-use crate::text::{segments, Segment};
 use leptos::prelude::*;
 use perch_model::{Parent, Post};
-
-/// The content of a post: text, links and mentions.
-#[component]
-pub fn PostContent(content: String) -> impl IntoView {
-    let parts = segments(&content)
-        .into_iter()
-        .map(|segment| match segment {
-            Segment::Text(text) => text.into_any(),
-            Segment::Link(url) => view! {
-                <a href=url.clone() rel="noopener noreferrer nofollow" target="_blank" class="link">{url.clone()}</a>
-            }
-            .into_any(),
-            Segment::Mention(name) => {
-                view! { <a href=AppPath::Profile(&name).href() class="mention">{format!("@{name}")}</a> }.into_any()
-            }
-        })
-        .collect_view();
-    view! { <p class="post-content" dir="auto">{parts}</p> }
-}
 
 /// "Replying to @name", or to a post whose author is not known here.
 #[component]

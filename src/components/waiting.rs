@@ -5,7 +5,7 @@
 //! opens the list of everything waiting (`routes/outbox.rs`).
 
 use super::counter::{content_problem, Counter};
-use super::post_card::PostContent;
+use super::post_content::PostContent;
 use crate::account::session::use_session;
 use crate::i18n::t;
 use crate::nav::AppPath;

@@ -7,30 +7,21 @@ mod rows;
 pub mod users;
 
 use crate::error::Error;
-use crate::AppState;
+use crate::extractor::BODY_LIMIT;
+use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use perch_model::Ping;
 
-/// The largest request body accepted.
-pub const BODY_LIMIT: usize = 16 * 1024;
-
+/// The interface: each resource's routes (`posts::router`,
+/// `users::router`), `ping`, and a JSON 404 for anything else. The
+/// OpenAPI document beside it is mounted by `lib.rs`.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/ping", get(ping))
-        .route("/openapi.json", get(crate::openapi::document))
-        .route("/post", post(posts::send))
-        .route("/post/{uuid}", get(posts::get).patch(posts::update).delete(posts::delete))
-        .route("/post/{uuid}/replies/{page}", get(posts::replies))
-        .route("/post/{uuid}/like", post(posts::like))
-        .route("/user", get(users::owner))
-        .route("/user/", get(users::owner))
-        .route("/user/{id}", get(users::get))
-        .route("/user/{id}/posts/{page}", get(users::posts))
-        .route("/user/{id}/follow", post(users::follow))
-        .route("/user/{id}/following", get(users::following))
-        .route("/user/{id}/followers", get(users::followers))
+        .merge(posts::router())
+        .merge(users::router())
         .fallback(unknown_endpoint)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }

@@ -5,13 +5,22 @@ use super::rows::{embed_parents, find_post, post_page, PostPage};
 use crate::db::now_ms;
 use crate::error::{ContentRefused, Error, Malformed, NotFound, Refused, Result};
 use crate::extractor::{page, Caller, JsonBody};
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::Json;
+use axum::{routing, Json, Router};
 use perch_model::{
     validate_content, LikeAction, LikeResult, NewPost, Operation, Post, PostUpdate, RepliesPage, Subject,
 };
 use sqlx::SqliteConnection;
+
+/// Operations 1 to 6, under `/post`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/post", routing::post(send))
+        .route("/post/{uuid}", routing::get(get).patch(update).delete(delete))
+        .route("/post/{uuid}/replies/{page}", routing::get(replies))
+        .route("/post/{uuid}/like", routing::post(like))
+}
 
 fn not_found() -> Error {
     Error::NotFound("There is no such post.".into())

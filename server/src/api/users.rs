@@ -7,13 +7,25 @@ use super::rows::{
 use crate::db::now_ms;
 use crate::error::{Error, Malformed, NotFound, Refused, Result};
 use crate::extractor::{page, Caller};
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::Json;
+use axum::{routing, Json, Router};
 use perch_model::{
     FollowAction, FollowResult, FollowersList, FollowingList, Operation, Scope, Subject, User, UserPostsPage, UserRef,
 };
 use sqlx::Row;
+
+/// Operations 7 to 11, under `/user`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/user", routing::get(owner))
+        .route("/user/", routing::get(owner))
+        .route("/user/{id}", routing::get(get))
+        .route("/user/{id}/posts/{page}", routing::get(posts))
+        .route("/user/{id}/follow", routing::post(follow))
+        .route("/user/{id}/following", routing::get(following))
+        .route("/user/{id}/followers", routing::get(followers))
+}
 
 /// A user by `@name` or uuid, with its row id.
 async fn find_user(state: &AppState, caller: &Caller, id: &str) -> Result<(i64, User)> {
@@ -173,14 +185,9 @@ async fn follow_list(state: &AppState, caller: &Caller, user_id: i64, followers:
     responses((status = 200, description = "Whom the user follows, latest first", body = FollowingList), Refused, NotFound),
     security(("bearer" = ["user.get", "user.following.get"]))
 )]
-pub async fn following(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Json<FollowingList>> {
-    caller.require(Operation::GetFollowing, Subject::Post)?;
-    let (user_id, _) = find_user(&state, &caller, &id).await?;
-    Ok(Json(FollowingList { following: follow_list(&state, &caller, user_id, false).await? }))
+pub async fn following(state: State<AppState>, caller: Caller, id: Path<String>) -> Result<Json<FollowingList>> {
+    let following = listed(state, caller, id, Operation::GetFollowing).await?;
+    Ok(Json(FollowingList { following }))
 }
 
 /// 11. GET /user/{uuid}/followers
@@ -193,12 +200,20 @@ pub async fn following(
     responses((status = 200, description = "Who follows the user, latest first", body = FollowersList), Refused, NotFound),
     security(("bearer" = ["user.get", "user.followers.get"]))
 )]
-pub async fn followers(
+pub async fn followers(state: State<AppState>, caller: Caller, id: Path<String>) -> Result<Json<FollowersList>> {
+    let followers = listed(state, caller, id, Operation::GetFollowers).await?;
+    Ok(Json(FollowersList { followers }))
+}
+
+/// 10 and 11, one shape: the scope check of `operation`, the user, and the
+/// list it names (whom they follow, or who follows them).
+async fn listed(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> Result<Json<FollowersList>> {
-    caller.require(Operation::GetFollowers, Subject::Post)?;
+    operation: Operation,
+) -> Result<Vec<UserRef>> {
+    caller.require(operation, Subject::Post)?;
     let (user_id, _) = find_user(&state, &caller, &id).await?;
-    Ok(Json(FollowersList { followers: follow_list(&state, &caller, user_id, true).await? }))
+    follow_list(&state, &caller, user_id, operation == Operation::GetFollowers).await
 }

@@ -11,10 +11,10 @@ use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::extractor::JsonBody;
 use crate::sign_in::{client_address, Wait};
+use crate::state::AppState;
 use crate::tokens::{
     family_of, hash, issue_pair, new_family, new_secret, pkce_challenge, refresh_is_live, revoke_family,
 };
-use crate::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
