@@ -1,4 +1,4 @@
-//! What waits in the outbox, shown where it was made (`store/outbox.rs`
+//! What waits in the outbox, shown where it was made (`store/outbox/`
 //! keeps and sends it): waiting posts and replies as cards marked
 //! "Waiting to send", which can be edited, replied to or discarded; the
 //! mark on a post whose edit or deletion waits; the header's count, which
@@ -9,11 +9,11 @@ use super::post_content::PostContent;
 use crate::account::session::use_session;
 use crate::i18n::t;
 use crate::nav::AppPath;
-use crate::store::outbox::{posts_under, waiting_post, Action, Waiting, LOCAL};
+use crate::store::outbox::{Action, Waiting, LOCAL};
 use crate::store::use_store;
 use leptos::prelude::*;
 use leptos_router::components::A;
-use perch_model::validate_content;
+use perch_model::{validate_content, Parent, Post};
 
 /// The waiting posts under `root` (a thread's post; Home: top-level ones),
 /// each followed by the waiting replies to it.
@@ -185,5 +185,66 @@ pub fn WaitingCount() -> impl IntoView {
                 </A></li>
             }
         })
+    }
+}
+
+/// The waiting posts to show under `root` (a thread's post, or `None`
+/// for Home: top-level ones), with the waiting replies to them, in order.
+pub fn posts_under(list: &[Waiting], root: Option<&str>) -> Vec<Waiting> {
+    let mut shown: Vec<Waiting> = Vec::new();
+    for w in list {
+        let Action::Post { parent, .. } = &w.action else { continue };
+        let under = match parent.as_deref() {
+            p if p == root => true,
+            Some(p) => shown.iter().any(|s| s.post_id() == Some(p)),
+            None => false,
+        };
+        if under {
+            shown.push(w.clone());
+        }
+    }
+    shown
+}
+
+/// The author a waiting post shows: the account.
+pub fn waiting_post(w: &Waiting, me: &perch_model::User) -> Option<Post> {
+    let Action::Post { id, content, locked, parent } = &w.action else { return None };
+    Some(Post {
+        uuid: id.clone(),
+        parent: parent.clone().map_or(Parent::None, Parent::Uuid),
+        author: me.clone(),
+        content: content.clone(),
+        from: None,
+        locked: *locked,
+        reply_count: 0,
+        like_count: 0,
+        created_at: None,
+        liked: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(id: &str, parent: Option<&str>) -> Waiting {
+        let action = Action::Post {
+            id: id.into(),
+            content: format!("text of {id}"),
+            locked: false,
+            parent: parent.map(Into::into),
+        };
+        Waiting { key: format!("k-{id}"), action, made: 1, tried: None, tries: 0, after: 0, refused: None }
+    }
+
+    #[test]
+    fn a_thread_shows_its_waiting_replies_and_theirs_in_order_and_home_its_top_level_posts() {
+        let a = format!("{LOCAL}a");
+        let list =
+            vec![post(&a, None), post("r1", Some("thread")), post("r2", Some(&a)), post("other", Some("elsewhere"))];
+        let keys = |root| posts_under(&list, root).into_iter().map(|w| w.key).collect::<Vec<_>>();
+        assert_eq!(keys(None), vec![format!("k-{a}"), "k-r2".to_owned()]);
+        assert_eq!(keys(Some("thread")), vec!["k-r1".to_owned()]);
+        assert_eq!(keys(Some("nowhere")), Vec::<String>::new());
     }
 }
