@@ -1,9 +1,9 @@
 //! The home timeline for the whole visit: whom the account follows, every
 //! source's pages fetched with at most [`IN_FLIGHT`] requests at once (the
 //! scheduler), slow and failed sources, checks for new posts while the page
-//! is shown, and the account's own posts, deletions and follows as the store
-//! reports them. What is merged is `merge.rs`, what is on screen
-//! `on_screen.rs`.
+//! is shown (`news.rs`), and the account's own posts, deletions and follows
+//! as the store reports them (`news.rs`). What is merged is `merge.rs`,
+//! what is on screen `on_screen.rs`.
 //!
 //! Requests here are not tied to the page: going to a thread and back finds
 //! the timeline as it was, with nothing fetched twice.
@@ -104,7 +104,7 @@ impl HomeState {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Job {
+pub(super) enum Job {
     /// One page of a source.
     Page(String, u32),
     /// Page 1 of a source (and on, until it meets what is known).
@@ -126,11 +126,11 @@ pub struct HomeTimeline {
     queue: Arc<Mutex<Queue>>,
     /// Bumped when the account changes: answers for an older one are dropped.
     generation: Arc<Mutex<u64>>,
-    store: Store,
+    pub(super) store: Store,
     session: Session,
 }
 
-fn item_of(post: &Post) -> Item {
+pub(super) fn item_of(post: &Post) -> Item {
     Item { uuid: post.uuid.clone(), at: post.created_at.unwrap_or(Timestamp(0)) }
 }
 
@@ -237,11 +237,11 @@ impl HomeTimeline {
         generation
     }
 
-    fn enqueue_pages(&self, wanted: Wanted) {
+    pub(super) fn enqueue_pages(&self, wanted: Wanted) {
         self.enqueue(wanted.into_iter().map(|(source, page)| Job::Page(source, page)));
     }
 
-    fn enqueue(&self, jobs: impl IntoIterator<Item = Job>) {
+    pub(super) fn enqueue(&self, jobs: impl IntoIterator<Item = Job>) {
         let generation = self.generation();
         let mut added = 0;
         {
@@ -412,108 +412,6 @@ impl HomeTimeline {
     /// Tries again after the following list failed.
     pub fn retry_following(&self) {
         self.ensure_started();
-    }
-
-    /// Looks for new posts: page 1 of every source at once, and in
-    /// parallel whom the account follows now (someone may have followed or
-    /// unfollowed elsewhere, or while Perch was closed): a follow adds a
-    /// source, an unfollow takes one away, as they arrive.
-    pub fn check_new(&self) {
-        let (me, ready) = self.state.with_untracked(|s| (s.me.clone(), s.started()));
-        if !ready {
-            return;
-        }
-        self.state.update(|s| s.last_check = js_sys::Date::now());
-        let store = self.store.clone();
-        // Follows made or ended elsewhere arrive as `Change::Followed`.
-        spawn_local(async move {
-            let _ = store.read_following(&me).await;
-        });
-        let sources: Vec<String> =
-            self.state.with_untracked(|s| s.merge.as_ref().map(|m| m.sources().cloned().collect()).unwrap_or_default());
-        self.enqueue(sources.into_iter().map(Job::Fresh));
-    }
-
-    /// Checks for new posts every minute while the calling page is shown
-    /// and the tab visible, at once when the tab comes back after a minute
-    /// away, and when the browser is back online. Stops when the page goes.
-    pub fn keep_fresh_while_shown(&self) {
-        let overdue = {
-            let this = self.clone();
-            move || {
-                let visible = document().visibility_state() == web_sys::VisibilityState::Visible;
-                let last = this.state.with_untracked(|s| s.last_check);
-                if visible && js_sys::Date::now() - last >= CHECK_EVERY.as_millis() as f64 - 500.0 {
-                    this.check_new();
-                }
-            }
-        };
-        // A timeline drawn from the local copy is read again once painted.
-        let first = overdue.clone();
-        spawn_local(async move {
-            crate::browser::dom::after_paint().await;
-            first();
-        });
-        if let Ok(interval) = set_interval_with_handle(overdue.clone(), CHECK_EVERY) {
-            on_cleanup(move || interval.clear());
-        }
-        let listener = window_event_listener_untyped("visibilitychange", move |_| overdue());
-        // Back online: what shows may be from before (the local copy).
-        let this = self.clone();
-        let online = window_event_listener_untyped("online", move |_| this.check_new());
-        on_cleanup(move || {
-            listener.remove();
-            online.remove();
-        });
-    }
-
-    /// Shows the new posts (the person asked to).
-    pub fn show_new(&self) {
-        self.state.update(|s| {
-            if let Some(m) = s.merge.as_ref() {
-                s.on_screen.show_new(m);
-            }
-        });
-    }
-
-    /// The account followed (`true`) or unfollowed someone.
-    fn follow_changed(&self, uuid: &str, following: bool) {
-        let job = self
-            .state
-            .try_update(|s| {
-                let m = s.merge.as_mut()?;
-                if following {
-                    m.add_source(uuid)
-                } else {
-                    m.remove_source(uuid);
-                    None
-                }
-            })
-            .flatten();
-        if let Some(page) = job {
-            self.enqueue_pages(vec![page]);
-        }
-    }
-
-    /// The account posted (or replied): it goes to the top, in view.
-    fn posted(&self, post: &Post) {
-        let item = item_of(post);
-        self.state.update(|s| {
-            let me = s.me.clone();
-            if let Some(m) = s.merge.as_mut() {
-                m.posted(&me, item);
-                s.on_screen.show_new(m);
-            }
-        });
-    }
-
-    /// A post was deleted.
-    fn deleted(&self, uuid: &str) {
-        self.state.update(|s| {
-            if let Some(m) = s.merge.as_mut() {
-                m.forget(uuid);
-            }
-        });
     }
 
     /// The reading position was restored (or given up on).

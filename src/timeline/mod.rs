@@ -4,18 +4,19 @@
 //! - `merge.rs`: the merge of many paged sources and its cut (pure);
 //! - `on_screen.rs`: which merged posts are on screen, new posts, Load more
 //!   and the way back after a reload (pure);
-//! - `loader.rs`: [`HomeTimeline`], the requests and their scheduler, the
-//!   checks for new posts, and the store's changes it follows;
+//! - `loader.rs`: [`HomeTimeline`], the requests and their scheduler;
+//! - `news.rs`: the checks for new posts, and the store's changes it follows;
 //! - `reading.rs`: the reading position and where it is kept (pure data);
 //! - `position.rs`: saving it while the page scrolls, scrolling back to it.
 //!
-//! No cycle: `merge` ← `reading` ← `on_screen` ← `loader` ← `position`.
+//! No cycle: `merge` ← `reading` ← `on_screen` ← `loader` ← `news`, `position`.
 //!
 //! The page, `routes/home.rs`, only shows it: [`attach`] is all it calls
 //! besides reading the state and forwarding clicks.
 
 mod loader;
 pub mod merge;
+mod news;
 pub mod on_screen;
 mod position;
 pub mod reading;
