@@ -2,7 +2,7 @@
 //! starting it (the verifier and state wait in `sessionStorage`) and
 //! finishing it on `/oauth/callback`.
 
-use crate::account::session::{Session, Signed};
+use crate::account::session::{Entering, Session};
 use crate::api::Api;
 use crate::browser::web_storage::{self, Key};
 use crate::i18n::{t, Text};
@@ -106,8 +106,7 @@ pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String,
     let code = params.get("code").ok_or_else(|| Text::from(t::oauth_no_code()))?;
     let tokens =
         api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
-    let user = api.user_of_token(&tokens.token).await.map_err(|e| e.explain())?;
-    session.sign_in(Signed::from_tokens(tokens, user));
+    session.enter(api, Entering::Issued(tokens)).await.map_err(|e| e.explain())?;
     Ok(return_path(Some(&pending.return_to)))
 }
 

@@ -74,6 +74,14 @@ impl Signed {
     }
 }
 
+/// The tokens a sign-in brings ([`Session::enter`]).
+pub enum Entering {
+    /// An access token the person pasted (`perch-server token`).
+    Pasted(String),
+    /// The tokens the OAuth flow issued.
+    Issued(TokenSet),
+}
+
 /// At most this many accounts are signed in at once on one browser.
 pub const MAX_ACCOUNTS: usize = 10;
 
@@ -190,6 +198,23 @@ impl Session {
         save(Some(&signed));
         self.signed.set(Some(signed));
         added
+    }
+
+    /// The one way into the session, for a pasted token and for the
+    /// tokens the OAuth flow issued: asks the server who owns the token,
+    /// then signs that account in ([`Session::sign_in`]). `true`: it was
+    /// added beside another account, and the next page must be loaded
+    /// afresh, so nothing of the one before stays in memory.
+    pub async fn enter(&self, api: &Api, tokens: Entering) -> Result<bool, crate::api::ApiError> {
+        let token = match &tokens {
+            Entering::Pasted(token) => token,
+            Entering::Issued(set) => &set.token,
+        };
+        let user = api.user_of_token(token).await?;
+        Ok(self.sign_in(match tokens {
+            Entering::Pasted(token) => Signed::from_pasted_token(token, user),
+            Entering::Issued(set) => Signed::from_tokens(set, user),
+        }))
     }
 
     /// Makes the kept account `uuid` current in every tab, and opens Home

@@ -1,6 +1,7 @@
 //! "Find someone": a username, looked up exactly (the interface has no
 //! search), then the profile; or, in words next to the field, that no one
-//! has that name. Used in the header and in the empty timeline.
+//! has that name. Used in the header and in the empty timeline. The user
+//! is read through the store, as every page reads.
 
 use crate::i18n::{t, Text};
 use crate::store::use_store;
@@ -36,7 +37,7 @@ pub fn FindPerson(
     #[prop(optional)]
     hide_label: bool,
 ) -> impl IntoView {
-    let (api, store, navigate) = (crate::api::use_api(), use_store(), use_navigate());
+    let (store, navigate) = (use_store(), use_navigate());
     let typed = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<Text>);
     let busy = RwSignal::new(false);
@@ -62,15 +63,12 @@ pub fn FindPerson(
             return go(&name);
         }
         busy.set(true);
-        let (api, store) = (api.clone(), store.clone());
+        let store = store.clone();
         crate::nav::while_shown(async move {
-            let answer = api.user(&format!("@{name}")).await;
+            let answer = store.read_user(&format!("@{name}")).await;
             busy.set(false);
             match answer {
-                Ok(user) => {
-                    store.put_user(user);
-                    go(&name);
-                }
+                Ok(_) => go(&name),
                 Err(e) if e.is_not_found() => problem.set(Some(t::find_no_one(format!("@{name}")))),
                 // Signed out, or the token may not read users: the profile
                 // page says so, with a way to sign in.

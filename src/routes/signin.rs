@@ -3,7 +3,7 @@
 //! the token allows. `?next=` says where to return afterwards (checked by
 //! `oauth::return_path`: a path of this app, or home).
 
-use crate::account::session::{use_session, Signed};
+use crate::account::session::{use_session, Entering};
 use crate::api::use_api;
 use crate::browser::navigation::PageHeading;
 use crate::browser::navigation::Title;
@@ -97,9 +97,9 @@ fn WithToken() -> impl IntoView {
         error.set(None);
         let (api, navigate, next) = (api.clone(), navigate.clone(), next_path());
         spawn_local_scoped(async move {
-            match api.user_of_token(&value).await {
-                Ok(user) => {
-                    if session.sign_in(Signed::from_pasted_token(value, user)) {
+            match session.enter(&api, Entering::Pasted(value)).await {
+                Ok(added) => {
+                    if added {
                         // Added: nothing of the account before may stay in memory.
                         let _ = window().location().assign(&next);
                     } else {
