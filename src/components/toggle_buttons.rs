@@ -1,4 +1,4 @@
-//! The Like and Follow buttons: they show the account's like or follow and
+//! The Like and Follow buttons, one toggle drawn two ways: they show the account's like or follow and
 //! pass clicks to the store, which drives the requests (optimistic, folded,
 //! rolled back, the server's state read back after a failure:
 //! `store/relations.rs`, with the state machine in `store/toggle.rs`). An
@@ -6,7 +6,7 @@
 
 use super::states::{refusable, RefusalNote};
 use crate::account::session::use_session;
-use crate::i18n::t;
+use crate::i18n::{t, Text};
 use crate::store::toggle::{shown_count, Toggle};
 use crate::store::{use_store, ToggleKey};
 use leptos::prelude::*;
@@ -16,35 +16,30 @@ use perch_model::{Operation, Subject};
 pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     let (session, store) = (use_session(), use_store());
     let post = store.post(&uuid);
+    let likes = move || post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0);
     if session.user().is_none() {
         // Signed out: the count alone.
-        let count = move || post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0);
-        return view! { <span>{move || t::likes_count(count()).get()}</span> }.into_any();
+        return view! { <span>{move || t::likes_count(likes()).get()}</span> }.into_any();
     }
     let toggle = store.like(&uuid);
-    let error = store.toggle_error(&ToggleKey::Like(uuid.clone()));
-    let refused = move || session.refusal(Operation::LikePost, Subject::of(reply));
-    let count = {
-        let (toggle, post) = (toggle.clone(), post.clone());
-        move || shown_count(post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0), &toggle.get())
+    let shown = toggle.clone();
+    let face = move |pressed: bool| {
+        let (shown, likes) = (shown.clone(), likes.clone());
+        let count = move || crate::i18n::number(shown_count(likes(), &shown.get()) as f64);
+        view! {
+            <span aria-hidden="true">{if pressed { "♥ " } else { "♡ " }}</span>
+            {t::like()} " " <span class="count">{count}</span>
+        }
+        .into_any()
     };
-    let click = refusable(refused, move |_: leptos::ev::MouseEvent| store.click_like(&uuid));
-    let note = click.1;
-    let click = click.0;
-    let pressed = {
-        let toggle = toggle.clone();
-        move || toggle.with(Toggle::shown)
-    };
-    view! {
-        <button type="button" class="toggle like" aria-pressed=move || pressed().to_string()
-            aria-disabled=move || refused().map(|_| "true") on:click=click>
-            <span aria-hidden="true">{let p = pressed.clone(); move || if p() { "♥ " } else { "♡ " }}</span>
-            {t::like()} " " <span class="count">{move || crate::i18n::number(count() as f64)}</span>
-        </button>
-        <WaitingMark toggle=toggle.clone()/>
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_like(e.get())}</span> })}
-        <RefusalNote shown=note/>
-    }
+    let refusal = (Operation::LikePost, Subject::of(reply));
+    ToggleButton(ToggleButtonProps {
+        key: ToggleKey::Like(uuid),
+        toggle,
+        refusal,
+        face: std::sync::Arc::new(face),
+        failed: |why| t::could_not_change_like(why),
+    })
     .into_any()
 }
 
@@ -58,25 +53,61 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
         return ().into_any();
     }
     let toggle = store.follow(&uuid);
-    let error = store.toggle_error(&ToggleKey::Follow(uuid.clone()));
-    let refused = move || session.refusal(Operation::FollowUser, Subject::Post);
-    let click = refusable(refused, move |_: leptos::ev::MouseEvent| store.click_follow(&uuid));
-    let note = click.1;
-    let click = click.0;
+    let face = |pressed: bool| if pressed { t::following().get() } else { t::follow().get() }.into_any();
+    ToggleButton(ToggleButtonProps {
+        key: ToggleKey::Follow(uuid),
+        toggle,
+        refusal: (Operation::FollowUser, Subject::Post),
+        face: std::sync::Arc::new(face),
+        failed: |why| t::could_not_change_follow(why),
+    })
+    .into_any()
+}
+
+/// What a drawn toggle says, pressed or not.
+type Face = std::sync::Arc<dyn Fn(bool) -> AnyView + Send + Sync>;
+
+/// One toggle, as a like and a follow both draw it: pressed as the store
+/// shows it, the click passed to the store, "waiting" while it waits in
+/// the outbox, why the last change failed, and why the token may not.
+#[component]
+fn ToggleButton(
+    key: ToggleKey,
+    toggle: ArcReadSignal<Toggle>,
+    /// The operation and subject the token's scopes must allow.
+    refusal: (Operation, Subject),
+    face: Face,
+    /// "Could not change …", with the reason.
+    failed: fn(String) -> Text,
+) -> impl IntoView {
+    let (session, store) = (use_session(), use_store());
+    let error = store.toggle_error(&key);
+    let class = match &key {
+        ToggleKey::Like(_) => "toggle like",
+        ToggleKey::Follow(_) => "toggle follow",
+    };
+    let refused = move || session.refusal(refusal.0, refusal.1);
+    let (click, note) = refusable(refused, move |_: leptos::ev::MouseEvent| match &key {
+        ToggleKey::Like(uuid) => store.click_like(uuid),
+        ToggleKey::Follow(uuid) => store.click_follow(uuid),
+    });
     let pressed = {
         let toggle = toggle.clone();
         move || toggle.with(Toggle::shown)
     };
+    let drawn = {
+        let pressed = pressed.clone();
+        move || face(pressed())
+    };
     view! {
-        <button type="button" class="toggle follow" aria-pressed=move || pressed().to_string()
+        <button type="button" class=class aria-pressed=move || pressed().to_string()
             aria-disabled=move || refused().map(|_| "true") on:click=click>
-            {let p = pressed.clone(); move || if p() { t::following().get() } else { t::follow().get() }}
+            {drawn}
         </button>
-        <WaitingMark toggle=toggle.clone()/>
-        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_change_follow(e.get())}</span> })}
+        <WaitingMark toggle=toggle/>
+        {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{failed(e.get())}</span> })}
         <RefusalNote shown=note/>
     }
-    .into_any()
 }
 
 /// "waiting" beside a like or follow whose request waits in the outbox.
