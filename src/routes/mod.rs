@@ -120,25 +120,53 @@ pub(crate) fn use_user(
     let store = use_store();
     let error = RwSignal::new(None);
     let attempt = RwSignal::new(0u32);
-    Effect::new({
-        let store = store.clone();
-        move |_| {
-            let key = id.get();
-            attempt.track();
-            error.set(None);
-            if key.is_empty() || store.user_by_key(&key).is_some() {
-                return;
-            }
+    load_unless_held(
+        id,
+        attempt,
+        error,
+        {
             let store = store.clone();
-            while_shown(async move {
-                if let Err(e) = store.read_user(&key).await {
-                    error.set(Some(e));
-                }
-            });
-        }
-    });
+            move |key: &str| store.user_by_key(key).is_some()
+        },
+        {
+            let store = store.clone();
+            move |key: String| {
+                let store = store.clone();
+                async move { store.read_user(&key).await.map(drop) }
+            }
+        },
+    );
     let user = Signal::derive(move || store.user_by_key(&id.get()).map(|u| u.get()));
     (user, error, Callback::new(move |_| attempt.update(|n| *n += 1)))
+}
+
+/// The one "read it unless the store has it" of a page: each time `key`
+/// changes (or `attempt` is bumped, a retry), nothing happens when the key
+/// is empty or `held` says the store has it; else `read` runs for as long
+/// as the page is shown, and its error lands in `error`.
+pub(crate) fn load_unless_held<F>(
+    key: Memo<String>,
+    attempt: RwSignal<u32>,
+    error: RwSignal<Option<ApiError>>,
+    held: impl Fn(&str) -> bool + 'static,
+    read: impl Fn(String) -> F + 'static,
+) where
+    F: std::future::Future<Output = Result<(), ApiError>> + 'static,
+{
+    Effect::new(move |_| {
+        let key = key.get();
+        attempt.track();
+        error.set(None);
+        if key.is_empty() || held(&key) {
+            return;
+        }
+        let reading = read(key);
+        while_shown(async move {
+            if let Err(e) = reading.await {
+                error.set(Some(e));
+            }
+        });
+    });
 }
 
 /// What a page showing one of the store's lists works with.

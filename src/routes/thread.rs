@@ -56,23 +56,22 @@ pub fn Thread() -> impl IntoView {
 
     // The focused post, unless the store has it (then opening the replies
     // reads it again in the background).
-    Effect::new({
-        let store = store.clone();
-        move |_| {
-            let uuid = uuid.get();
-            attempt.track();
-            error.set(None);
-            if uuid.is_empty() || store.post_untracked(&uuid).is_some() || store.is_deleted(&uuid) {
-                return;
-            }
+    super::load_unless_held(
+        uuid,
+        attempt,
+        error,
+        {
             let store = store.clone();
-            crate::nav::while_shown(async move {
-                if let Err(e) = store.read_post(&uuid).await {
-                    error.set(Some(e));
-                }
-            });
-        }
-    });
+            move |uuid: &str| store.post_untracked(uuid).is_some() || store.is_deleted(uuid)
+        },
+        {
+            let store = store.clone();
+            move |uuid: String| {
+                let store = store.clone();
+                async move { store.read_post(&uuid).await }
+            }
+        },
+    );
 
     // The ancestors, one at a time up the chain; a 404 is a deleted post.
     let chain = Memo::new({
