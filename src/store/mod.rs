@@ -263,20 +263,7 @@ impl Store {
         if let Some(liked) = post.liked {
             self.toggle_said(ToggleKey::Like(uuid.clone()), liked);
         }
-        let existing = lock(&self.inner.posts).get(&uuid).cloned();
-        match existing {
-            Some(signal) => {
-                if signal.with_untracked(|old| old != &post) {
-                    signal.set(post);
-                    self.edited();
-                }
-            }
-            None => {
-                lock(&self.inner.posts).insert(uuid.clone(), ArcRwSignal::new(post));
-                self.arrivals.update(|n| *n += 1);
-                self.edited();
-            }
-        }
+        self.update_or_insert(&self.inner.posts, &uuid, post, |_, new| new);
         uuid
     }
 
@@ -289,22 +276,36 @@ impl Store {
         if let Some(followed) = user.followed {
             self.toggle_said(ToggleKey::Follow(uuid.clone()), followed);
         }
-        let existing = lock(&self.inner.users).get(&uuid).cloned();
+        self.update_or_insert(&self.inner.users, &uuid, user, merge_user);
+        uuid
+    }
+
+    /// The one update-or-insert of posts and users: a known one's signal is
+    /// set to `merge(old, new)` only when that differs (no redraw for an
+    /// answer that changes nothing); a new one arrives. Either way the copy
+    /// learns that it has something to save.
+    fn update_or_insert<T: Clone + PartialEq + Send + Sync + 'static>(
+        &self,
+        map: &Mutex<HashMap<String, ArcRwSignal<T>>>,
+        uuid: &str,
+        new: T,
+        merge: impl FnOnce(&T, T) -> T,
+    ) {
+        let existing = lock(map).get(uuid).cloned();
         match existing {
             Some(signal) => {
-                let merged = signal.with_untracked(|old| merge_user(old, user));
+                let merged = signal.with_untracked(|old| merge(old, new));
                 if signal.with_untracked(|old| old != &merged) {
                     signal.set(merged);
                     self.edited();
                 }
             }
             None => {
-                lock(&self.inner.users).insert(uuid.clone(), ArcRwSignal::new(user));
+                lock(map).insert(uuid.to_owned(), ArcRwSignal::new(new));
                 self.arrivals.update(|n| *n += 1);
                 self.edited();
             }
         }
-        uuid
     }
 
     /// Keeps the users of a follow list; uuid-only entries are kept as uuids.
