@@ -20,7 +20,11 @@
 use std::{env, fmt::Write, fs, path::Path};
 
 /// The languages with a catalog, and their plural forms (CLDR cardinal
-/// categories). The app's list (`src/i18n/language.rs`) is tested to match.
+/// categories): the one list of the app's languages. The build fails when
+/// `locales/`, `index.html`'s early choice or the service worker's kept
+/// catalogs name others; it gives the list to the app as
+/// `t::LANGUAGES`, and the `Language` enum must match it or the app does
+/// not compile (`src/i18n/language.rs`).
 const LANGUAGES: &[(&str, &[&str])] =
     &[("en", &["one", "other"]), ("de", &["one", "other"]), ("ar", &["zero", "one", "two", "few", "many", "other"])];
 
@@ -31,6 +35,8 @@ enum Entry {
 
 fn main() {
     println!("cargo:rerun-if-changed=locales");
+    println!("cargo:rerun-if-changed=index.html");
+    println!("cargo:rerun-if-changed=assets/sw.js");
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
     let read = |code: &str| {
         let path = dir.join(format!("{code}.json"));
@@ -48,11 +54,28 @@ fn main() {
             problems.push(format!("locales/{name}: not a language of build.rs's LANGUAGES"));
         }
     }
+    let root = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).to_owned();
+    for (file, before) in [("index.html", "var have = ["), ("assets/sw.js", "const languages = [")] {
+        let text = fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let named = listed_after(&text, before);
+        let codes: Vec<&str> = LANGUAGES.iter().map(|(code, _)| *code).collect();
+        if named.as_deref() != Some(codes.as_slice()) {
+            problems.push(format!("{file}: `{before}…]` names {named:?}, build.rs's LANGUAGES {codes:?}"));
+        }
+    }
     if !problems.is_empty() {
         panic!("the message catalogs are not complete:\n  {}", problems.join("\n  "));
     }
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("messages.rs");
     fs::write(out, generate(&english)).unwrap();
+}
+
+/// The quoted words of the array that follows `before` in `text`
+/// (`['en', 'de']`), or `None` when there is no such array.
+fn listed_after<'a>(text: &'a str, before: &str) -> Option<Vec<&'a str>> {
+    let rest = &text[text.find(before)? + before.len()..];
+    let list = &rest[..rest.find(']')?];
+    Some(list.split(',').map(|w| w.trim().trim_matches(|c| c == '\'' || c == '"')).filter(|w| !w.is_empty()).collect())
 }
 
 /// What is wrong with `catalog`, the catalog of `code`, against English's.
@@ -153,6 +176,14 @@ fn generate(english: &[(String, Entry)]) -> String {
     let mut code = String::new();
     let keys: Vec<&str> = english.iter().map(|(k, _)| k.as_str()).collect();
     writeln!(code, "/// How many messages a catalog holds.\npub const COUNT: usize = {};", keys.len()).unwrap();
+    let codes: Vec<String> = LANGUAGES.iter().map(|(c, _)| format!("{c:?}")).collect();
+    writeln!(
+        code,
+        "/// The app's languages, as build.rs lists them.\npub const LANGUAGES: [&str; {}] = [{}];",
+        codes.len(),
+        codes.join(", ")
+    )
+    .unwrap();
     writeln!(
         code,
         "/// FNV-1a of the keys, each followed by a newline: a catalog of another build is refused.\npub const FINGERPRINT: u32 = {};",
