@@ -25,11 +25,13 @@ setup:
 app:
 	trunk build --release
 
-# Formatting and lints: rustfmt, and clippy with warnings as errors for the
+# The direction of imports (scripts/import-direction.sh, docs/app.md
+# "Rooms"); formatting and lints: rustfmt, and clippy with warnings as errors for the
 # native crates (every target) and for the app's wasm target (the app crate
 # only: never the whole workspace for wasm). A lint is allowed only in the
 # code, with a comment saying why.
 test-lint:
+	./scripts/import-direction.sh
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p perch --target wasm32-unknown-unknown --all-targets -- -D warnings

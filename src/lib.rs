@@ -1,18 +1,20 @@
 //! Perch, the web app. The root: `App` loads `config.json`, then renders
-//! the shell and its pages. The rooms, each a folder:
+//! the shell and its pages. The rooms, each a folder, from the top floor
+//! down; a room imports only the rooms below it (`docs/app.md`, checked by
+//! `scripts/import-direction.sh`):
 //! - `routes/`: the pages, one file each, and the router;
 //! - `components/`: pieces several pages show;
-//! - `store/`: the one store of posts, users and lists; the one home of
-//!   loading from the server and of the account's writes;
 //! - `timeline/`: the home timeline's merge of sources;
-//! - `api/`: the server's client (`Api`) and `config.json`;
+//! - `store/`: the one store of posts, users and lists; the one home of
+//!   loading from the server and of the account's writes; the local copy
+//!   and the outbox;
 //! - `account/`: the signed-in person (session, OAuth, drafts);
+//! - `api/`: the server's client (`Api`), its HTTP layer and `config.json`;
+//! - `nav/`: every address of the app and the page's lifetime;
+//! - `browser/`: the browser's services (Web Storage, IndexedDB, DOM,
+//!   navigation, shortcuts, clock, boot frame, service worker);
 //! - `i18n/`: every word shown, in the reader's language (catalogs in
-//!   `locales/`, typed by `build.rs`);
-//! - `browser/`: the browser's services (Web Storage, DOM, navigation,
-//!   shortcuts, clock, boot frame, offline).
-//!
-//! `docs/app.md` has the map.
+//!   `locales/`, typed by `build.rs`); `text.rs`: post text.
 
 pub mod account;
 pub mod api;

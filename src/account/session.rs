@@ -87,7 +87,13 @@ pub const MAX_ACCOUNTS: usize = 10;
 
 /// What hears that an account ended here: its uuid, and whether its
 /// drafts and waiting actions are kept for its next sign-in.
-type AccountEnded = std::sync::Arc<dyn Fn(&str, bool) + Send + Sync>;
+type AccountEnded = Box<dyn Fn(&str, bool)>;
+
+thread_local! {
+    /// Who hears that an account ended ([`Session::when_account_ends`]), for
+    /// the visit: the app has one session.
+    static ENDED: std::cell::RefCell<Vec<AccountEnded>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 #[derive(Clone, Copy)]
 pub struct Session {
@@ -95,8 +101,6 @@ pub struct Session {
     signed: RwSignal<Option<Signed>>,
     /// The other accounts signed in here, most recently current first.
     others: RwSignal<Vec<Signed>>,
-    /// Who hears that an account ended ([`Session::when_account_ends`]).
-    ended: StoredValue<Vec<AccountEnded>>,
 }
 
 impl Session {
@@ -107,22 +111,20 @@ impl Session {
         web_storage::answer_signed_in_with(signed_in_here);
         let signed = web_storage::get_json::<Signed>(&Key::Session);
         let others = kept_others(signed.as_ref());
-        Session { signed: RwSignal::new(signed), others: RwSignal::new(others), ended: StoredValue::new(Vec::new()) }
+        Session { signed: RwSignal::new(signed), others: RwSignal::new(others) }
     }
 
     /// Calls `forget(account, keep_drafts)` whenever an account is signed
     /// out here, before the reload that follows: each part of the app that
     /// keeps something for an account forgets it in answer (its drafts and
     /// waiting actions stay only if `keep_drafts`).
-    pub fn when_account_ends(&self, forget: impl Fn(&str, bool) + Send + Sync + 'static) {
-        self.ended.update_value(|all| all.push(std::sync::Arc::new(forget)));
+    pub fn when_account_ends(&self, forget: impl Fn(&str, bool) + 'static) {
+        ENDED.with(|all| all.borrow_mut().push(Box::new(forget)));
     }
 
     /// Tells everyone who asked that `account` ended.
     fn announce_ended(&self, account: &str, keep_drafts: bool) {
-        for forget in self.ended.get_value() {
-            forget(account, keep_drafts);
-        }
+        ENDED.with(|all| all.borrow().iter().for_each(|forget| forget(account, keep_drafts)));
     }
 
     /// Signs the current account out: asks the server to revoke its tokens,

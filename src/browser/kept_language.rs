@@ -17,12 +17,7 @@ pub fn kept() -> Option<Language> {
 /// and the other tabs; on failure the language in use stays and `problem`
 /// (while it is still there) says why.
 pub fn choose(chosen: Language, problem: RwSignal<Option<String>>) {
-    leptos::task::spawn_local(async move {
-        match language::switch(chosen).await {
-            Ok(()) => drop(web_storage::set(&Key::Language, chosen.code())),
-            Err(why) => drop(problem.try_set(Some(why))),
-        }
-    });
+    show(chosen, true, Some(problem));
 }
 
 /// Follows the language other tabs choose, for the app's lifetime: only
@@ -32,11 +27,22 @@ pub fn follow_other_tabs() {
     web_storage::on_change_elsewhere(move |changed, value| {
         let Some(chosen) = value.and_then(|code| Language::from_code(&code)) else { return };
         if changed == name && chosen != i18n::current_untracked() {
-            leptos::task::spawn_local(async move {
-                if let Err(why) = language::switch(chosen).await {
-                    leptos::logging::warn!("{why}");
-                }
-            });
+            show(chosen, false, None);
+        }
+    });
+}
+
+/// Switches to `chosen`, keeping it when `keep`; a failure goes to
+/// `problem`, or to the console. One task for both callers.
+fn show(chosen: Language, keep: bool, problem: Option<RwSignal<Option<String>>>) {
+    leptos::task::spawn_local(async move {
+        match language::switch(chosen).await {
+            Ok(()) if keep => drop(web_storage::set(&Key::Language, chosen.code())),
+            Ok(()) => {}
+            Err(why) => match problem {
+                Some(problem) => drop(problem.try_set(Some(why))),
+                None => leptos::logging::warn!("{why}"),
+            },
         }
     });
 }

@@ -1,10 +1,11 @@
 //! The browser's services, as the app uses them: what is kept in Web
-//! Storage (`web_storage`), the page's DOM outside views (`dom`: card
-//! lookup, focus, ids), staying in place across navigations
-//! (`navigation`), keyboard shortcuts, the clock relative times follow, the
-//! frame painted before the wasm (`boot`), and working offline (`offline`:
-//! the service worker and the notice), and a lock shared by tabs
-//! (`tab_lock`).
+//! Storage (`web_storage`) and the calls into `index.html`'s IndexedDB
+//! (`indexed_db`), the page's DOM outside views (`dom`: card lookup,
+//! focus, ids), staying in place across navigations (`navigation`),
+//! keyboard shortcuts, the clock relative times follow, the frame painted
+//! before the wasm (`boot`), the service worker's registration
+//! (`service_worker`), the language kept for the next visit
+//! (`kept_language`), and a lock shared by tabs (`tab_lock`).
 
 pub mod boot;
 pub mod clock;

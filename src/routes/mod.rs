@@ -120,21 +120,16 @@ pub(crate) fn use_user(
     let store = use_store();
     let error = RwSignal::new(None);
     let attempt = RwSignal::new(0u32);
+    let (held, reader) = (store.clone(), store.clone());
     load_unless_held(
         id,
         attempt,
         error,
-        {
-            let store = store.clone();
-            move |key: &str| store.user_by_key(key).is_some()
-        },
-        {
-            let store = store.clone();
-            move |key: String| {
-                let store = store.clone();
-                async move { store.read_user(&key).await.map(drop) }
-            }
-        },
+        Box::new(move |key| held.user_by_key(key).is_some()),
+        Box::new(move |key| {
+            let store = reader.clone();
+            Box::pin(async move { store.read_user(&key).await.map(drop) })
+        }),
     );
     let user = Signal::derive(move || store.user_by_key(&id.get()).map(|u| u.get()));
     (user, error, Callback::new(move |_| attempt.update(|n| *n += 1)))
@@ -143,16 +138,15 @@ pub(crate) fn use_user(
 /// The one "read it unless the store has it" of a page: each time `key`
 /// changes (or `attempt` is bumped, a retry), nothing happens when the key
 /// is empty or `held` says the store has it; else `read` runs for as long
-/// as the page is shown, and its error lands in `error`.
-pub(crate) fn load_unless_held<F>(
+/// as the page is shown, and its error lands in `error`. Not generic: one
+/// copy of the effect for every page.
+pub(crate) fn load_unless_held(
     key: Memo<String>,
     attempt: RwSignal<u32>,
     error: RwSignal<Option<ApiError>>,
-    held: impl Fn(&str) -> bool + 'static,
-    read: impl Fn(String) -> F + 'static,
-) where
-    F: std::future::Future<Output = Result<(), ApiError>> + 'static,
-{
+    held: Box<dyn Fn(&str) -> bool + Send + Sync>,
+    read: Box<dyn Fn(String) -> Reading + Send + Sync>,
+) {
     Effect::new(move |_| {
         let key = key.get();
         attempt.track();
@@ -168,6 +162,9 @@ pub(crate) fn load_unless_held<F>(
         });
     });
 }
+
+/// A read [`load_unless_held`] runs.
+pub(crate) type Reading = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), ApiError>>>>;
 
 /// What a page showing one of the store's lists works with.
 pub(crate) struct ListPage {
