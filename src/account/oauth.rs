@@ -106,7 +106,8 @@ pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String,
     let code = params.get("code").ok_or_else(|| Text::from(t::oauth_no_code()))?;
     let tokens =
         api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
-    session.enter(api, Entering::Issued(tokens)).await.map_err(|e| e.explain())?;
+    let user = api.user_of_token(&tokens.token).await.map_err(|e| e.explain())?;
+    session.enter(Entering::Issued(tokens), user);
     Ok(return_path(Some(&pending.return_to)))
 }
 

@@ -203,20 +203,15 @@ impl Session {
     }
 
     /// The one way into the session, for a pasted token and for the
-    /// tokens the OAuth flow issued: asks the server who owns the token,
-    /// then signs that account in ([`Session::sign_in`]). `true`: it was
-    /// added beside another account, and the next page must be loaded
-    /// afresh, so nothing of the one before stays in memory.
-    pub async fn enter(&self, api: &Api, tokens: Entering) -> Result<bool, crate::api::ApiError> {
-        let token = match &tokens {
-            Entering::Pasted(token) => token,
-            Entering::Issued(set) => &set.token,
-        };
-        let user = api.user_of_token(token).await?;
-        Ok(self.sign_in(match tokens {
+    /// tokens the OAuth flow issued, once the server said who owns them
+    /// (`Api::user_of_token`): signs that account in ([`Session::sign_in`]).
+    /// `true`: it was added beside another account, and the next page must
+    /// be loaded afresh, so nothing of the one before stays in memory.
+    pub fn enter(&self, tokens: Entering, user: User) -> bool {
+        self.sign_in(match tokens {
             Entering::Pasted(token) => Signed::from_pasted_token(token, user),
             Entering::Issued(set) => Signed::from_tokens(set, user),
-        }))
+        })
     }
 
     /// Makes the kept account `uuid` current in every tab, and opens Home

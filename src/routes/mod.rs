@@ -120,51 +120,55 @@ pub(crate) fn use_user(
     let store = use_store();
     let error = RwSignal::new(None);
     let attempt = RwSignal::new(0u32);
-    let (held, reader) = (store.clone(), store.clone());
-    load_unless_held(
-        id,
-        attempt,
-        error,
-        Box::new(move |key| held.user_by_key(key).is_some()),
-        Box::new(move |key| {
-            let store = reader.clone();
-            Box::pin(async move { store.read_user(&key).await.map(drop) })
-        }),
-    );
+    load_unless_held(Wanted::User, id, attempt, error);
     let user = Signal::derive(move || store.user_by_key(&id.get()).map(|u| u.get()));
     (user, error, Callback::new(move |_| attempt.update(|n| *n += 1)))
 }
 
+/// What a page reads unless the store has it ([`load_unless_held`]).
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Wanted {
+    /// A user, by `@username` or uuid.
+    User,
+    /// A post, by uuid (a deleted one is not read again).
+    Post,
+}
+
 /// The one "read it unless the store has it" of a page: each time `key`
 /// changes (or `attempt` is bumped, a retry), nothing happens when the key
-/// is empty or `held` says the store has it; else `read` runs for as long
-/// as the page is shown, and its error lands in `error`. Not generic: one
-/// copy of the effect for every page.
+/// is empty or the store has the `wanted` thing; else it is read for as
+/// long as the page is shown, and the error lands in `error`. One effect
+/// and one task for every page that uses it.
 pub(crate) fn load_unless_held(
+    wanted: Wanted,
     key: Memo<String>,
     attempt: RwSignal<u32>,
     error: RwSignal<Option<ApiError>>,
-    held: Box<dyn Fn(&str) -> bool + Send + Sync>,
-    read: Box<dyn Fn(String) -> Reading + Send + Sync>,
 ) {
+    let store = use_store();
     Effect::new(move |_| {
         let key = key.get();
         attempt.track();
         error.set(None);
-        if key.is_empty() || held(&key) {
+        let held = match wanted {
+            Wanted::User => store.user_by_key(&key).is_some(),
+            Wanted::Post => store.post_untracked(&key).is_some() || store.is_deleted(&key),
+        };
+        if key.is_empty() || held {
             return;
         }
-        let reading = read(key);
+        let store = store.clone();
         while_shown(async move {
-            if let Err(e) = reading.await {
+            let read = match wanted {
+                Wanted::User => store.read_user(&key).await.map(drop),
+                Wanted::Post => store.read_post(&key).await,
+            };
+            if let Err(e) = read {
                 error.set(Some(e));
             }
         });
     });
 }
-
-/// A read [`load_unless_held`] runs.
-pub(crate) type Reading = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), ApiError>>>>;
 
 /// What a page showing one of the store's lists works with.
 pub(crate) struct ListPage {

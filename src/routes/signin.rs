@@ -97,9 +97,9 @@ fn WithToken() -> impl IntoView {
         error.set(None);
         let (api, navigate, next) = (api.clone(), navigate.clone(), next_path());
         spawn_local_scoped(async move {
-            match session.enter(&api, Entering::Pasted(value)).await {
-                Ok(added) => {
-                    if added {
+            match api.user_of_token(&value).await {
+                Ok(user) => {
+                    if session.enter(Entering::Pasted(value), user) {
                         // Added: nothing of the account before may stay in memory.
                         let _ = window().location().assign(&next);
                     } else {

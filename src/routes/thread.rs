@@ -56,17 +56,7 @@ pub fn Thread() -> impl IntoView {
 
     // The focused post, unless the store has it (then opening the replies
     // reads it again in the background).
-    let (held, reader) = (store.clone(), store.clone());
-    super::load_unless_held(
-        uuid,
-        attempt,
-        error,
-        Box::new(move |uuid| held.post_untracked(uuid).is_some() || held.is_deleted(uuid)),
-        Box::new(move |uuid| {
-            let store = reader.clone();
-            Box::pin(async move { store.read_post(&uuid).await })
-        }),
-    );
+    super::load_unless_held(super::Wanted::Post, uuid, attempt, error);
 
     // The ancestors, one at a time up the chain; a 404 is a deleted post.
     let chain = Memo::new({
