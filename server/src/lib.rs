@@ -110,9 +110,12 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
         )
         // Beside the interface, not inside its router: the document is
         // made from every handler's annotations, so it may not be one of them.
-        .route(
-            "/api/v1/openapi.json",
-            axum::routing::get(openapi::document).layer(CompressionLayer::new().quality(CompressionLevel::Precise(4))),
+        // Its headers stay those of the interface's answers.
+        .merge(
+            Router::new()
+                .route("/api/v1/openapi.json", axum::routing::get(openapi::document))
+                .layer(personal())
+                .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4))),
         )
         .merge(oauth::router().layer(personal()))
         .route("/config.json", axum::routing::get(static_app::client_config));
