@@ -36,6 +36,7 @@ use leptos::prelude::*;
 /// pages. Until they are there, `index.html`'s own frame stays on screen.
 #[component]
 pub fn App() -> impl IntoView {
+    browser::marks::mark("perch:app");
     let start = LocalResource::new(|| {
         futures::future::join4(
             i18n::language::start(browser::kept_language::kept()),
@@ -48,6 +49,7 @@ pub fn App() -> impl IntoView {
     move || match start.get() {
         None => ().into_any(),
         Some((Ok(()), Ok(config), kept, waiting)) => {
+            browser::marks::mark("perch:started");
             browser::boot::remove_frame();
             view! { <routes::Shell config kept waiting/> }.into_any()
         }

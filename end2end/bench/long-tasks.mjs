@@ -10,6 +10,8 @@
 //   script ms     all the time the page spent running script (Chromium's
 //                 ScriptDuration), however it was cut into tasks: the
 //                 least noisy of the four
+//   style ms      all the time spent on style and layout (Chromium's
+//                 RecalcStyleDuration + LayoutDuration)
 // Usage: node bench/long-tasks.mjs BASE TOKEN [PATH] [RUNS]
 // Several servers (say the app before and after a change) may be given as
 // BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
@@ -45,7 +47,9 @@ async function once({ base, token }) {
   await tab.waitForTimeout(3000);
   const { tasks, post } = await tab.evaluate(() => ({ tasks: window.__tasks, post: window.__post }));
   const { metrics } = await cdp.send('Performance.getMetrics');
-  const script = 1000 * metrics.find((m) => m.name === 'ScriptDuration').value;
+  const metric = (name) => 1000 * metrics.find((m) => m.name === name).value;
+  const script = metric('ScriptDuration');
+  const style = metric('RecalcStyleDuration') + metric('LayoutDuration');
   await context.close();
   const counted = tasks.filter(([start]) => start <= post + 3000);
   return {
@@ -53,6 +57,7 @@ async function once({ base, token }) {
     longest: Math.max(0, ...counted.map(([, d]) => d)),
     post,
     script,
+    style,
   };
 }
 
@@ -60,14 +65,14 @@ for (let run = 1; run <= Number(runs); run++) {
   for (const target of targets) {
     const row = await once(target);
     target.rows.push(row);
-    console.log(`${target.base} run ${run}: blocking ${row.blocking.toFixed(0)} ms, longest ${row.longest.toFixed(0)} ms, first post ${row.post.toFixed(0)} ms, script ${row.script.toFixed(0)} ms`);
+    console.log(`${target.base} run ${run}: blocking ${row.blocking.toFixed(0)} ms, longest ${row.longest.toFixed(0)} ms, first post ${row.post.toFixed(0)} ms, script ${row.script.toFixed(0)} ms, style ${row.style.toFixed(0)} ms`);
   }
 }
 await browser.close();
 
 const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 console.log(`\n${path}, ${runs} runs each, median (min–max):`);
-console.log('| server | blocking ms | longest ms | first post ms | script ms |\n|---|---|---|---|---|');
+console.log('| server | blocking ms | longest ms | first post ms | script ms | style and layout ms |\n|---|---|---|---|---|---|');
 for (const { base, rows } of targets) {
-  console.log(`| ${base} | ${spread(rows.map((r) => r.blocking))} | ${spread(rows.map((r) => r.longest))} | ${spread(rows.map((r) => r.post))} | ${spread(rows.map((r) => r.script))} |`);
+  console.log(`| ${base} | ${spread(rows.map((r) => r.blocking))} | ${spread(rows.map((r) => r.longest))} | ${spread(rows.map((r) => r.post))} | ${spread(rows.map((r) => r.script))} | ${spread(rows.map((r) => r.style))} |`);
 }

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod dom;
 pub mod indexed_db;
 pub mod kept_language;
+pub mod marks;
 pub mod navigation;
 pub mod service_worker;
 pub mod shortcuts;

@@ -48,13 +48,16 @@ pub fn Shell(
     let store = crate::store::Store::new(session, api.clone());
     crate::browser::navigation::install();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
+    crate::browser::marks::mark("perch:shell");
     start_from_copy(&store, &timeline, kept, &config);
+    crate::browser::marks::mark("perch:copy-seeded");
     // Not on the OAuth callback: there the session switches to the account
     // being added before the page leaves, and nothing of the account
     // before may be sent meanwhile. The page that follows sends it.
     if window().location().pathname().ok().as_deref() != Some(crate::account::oauth::CALLBACK_PATH) {
         store.start_outbox(waiting);
     }
+    crate::browser::marks::mark("perch:outbox-started");
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
     provide_context(timeline);
     provide_context(store);
@@ -64,6 +67,7 @@ pub fn Shell(
     let help = crate::browser::shortcuts::Help(RwSignal::new(false));
     crate::browser::shortcuts::install(help);
     provide_context(help);
+    crate::browser::marks::mark("perch:shell-ready");
     view! {
         <Router>
             <SiteHeader/>
