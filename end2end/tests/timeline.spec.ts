@@ -287,3 +287,39 @@ test('a slow source does not hold the first screen: the rest shows, and its post
   const shown = await shownUuids(page);
   expect(shown).toEqual((await expectedTimeline(page, tok)).slice(0, shown.length));
 });
+
+test('a card far below the screen, drawn lazily by the browser, is found by find-in-page and reached by j', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await expect(timeline(page).getByRole('article').first()).toBeVisible();
+  await scrollToLoadMore(page);
+  await expect.poll(async () => (await shownUuids(page)).length).toBeGreaterThan(25);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const far = timeline(page).getByRole('article').nth(25);
+  await expect(far).not.toBeInViewport();
+  // Its words, as find-in-page looks for them. (Its `innerText` is empty:
+  // a card the browser has not drawn yet has no rendered text, but it is there.)
+  const words = ((await far.locator('.post-content').textContent()) ?? '').trim().split('\n')[0].slice(0, 40);
+  expect(words.length).toBeGreaterThan(3);
+  const found = await page.evaluate((w) => {
+    window.getSelection()?.removeAllRanges();
+    const hit = (window as unknown as { find: (s: string) => boolean }).find(w);
+    const at = window.getSelection()?.anchorNode?.parentElement?.closest('article')?.getAttribute('data-uuid');
+    return { hit, at };
+  }, words);
+  expect(found.hit).toBe(true);
+  const uuids = await shownUuids(page);
+  // The first card with these words is the one found (earlier cards may share them).
+  const first = await timeline(page).locator('article[data-uuid]').evaluateAll(
+    (els, w) => els.find((e) => (e.querySelector('.post-content')?.textContent ?? '').includes(w))?.getAttribute('data-uuid'),
+    words,
+  );
+  expect(found.at).toBe(first);
+  expect(uuids).toContain(found.at);
+
+  // j walks to it, card by card, with focus and in view.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  for (let i = 0; i <= 25; i++) await page.keyboard.press('j');
+  await expect(far).toBeFocused();
+  await expect(far).toBeInViewport();
+});

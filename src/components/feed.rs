@@ -1,5 +1,13 @@
 //! A paged list of posts as a `role="feed"`, with Load more (also pressed
 //! automatically when it scrolls into view), its empty state and its error.
+//!
+//! Its first cards are drawn first: a feed opened afresh draws
+//! [`FIRST_CARDS`] in the task that shows it, then [`MORE_CARDS`] in a task
+//! after each paint (`dom::after_paint`), so the browser paints the first
+//! screen and takes input between them (issue 37: a card costs about 20 ms
+//! on a slow phone). A feed that must land somewhere at once (Back,
+//! a reading position to restore) is drawn whole, as are pages that come
+//! later.
 
 use super::post_card::{PostCard, PostSkeleton};
 use super::states::{Empty, ErrorBox};
@@ -7,6 +15,12 @@ use crate::i18n::{t, Text};
 use crate::store::Paged;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
+
+/// The cards a feed opened afresh draws in its first task: about a phone's
+/// first screen.
+pub const FIRST_CARDS: usize = 4;
+/// The cards it draws in each task after, until all are drawn.
+pub const MORE_CARDS: usize = 4;
 
 #[component]
 pub fn Feed(
@@ -31,8 +45,50 @@ pub fn Feed(
     /// floats over the top of the list instead of moving it.
     #[prop(optional)]
     newest_first: bool,
+    /// Draw every card in the first task (the page must land on one of
+    /// them at once: Back, a reading position).
+    #[prop(optional)]
+    all_at_once: bool,
 ) -> impl IntoView {
-    let items = move || list.with(|l| l.items.iter().cloned().enumerate().collect::<Vec<_>>());
+    // How many cards are drawn; `usize::MAX` once the first draw is done.
+    let drawn = RwSignal::new(if all_at_once { usize::MAX } else { FIRST_CARDS });
+    // The drawing task belongs to the feed, not to the effect that starts
+    // it: an effect's tasks stop when it runs again (the list changed).
+    let feed = Owner::current();
+    Effect::new(move |started: Option<bool>| {
+        let (len, now) = (list.with(|l| l.items.len()), drawn.get_untracked());
+        if started == Some(true) || now == usize::MAX {
+            return true;
+        }
+        if len == 0 {
+            return false;
+        }
+        if len <= now {
+            drawn.set(usize::MAX);
+            return true;
+        }
+        let draw = async move {
+            loop {
+                crate::browser::dom::after_paint().await;
+                let (len, now) = (list.with_untracked(|l| l.items.len()), drawn.get_untracked());
+                let next = now.saturating_add(MORE_CARDS);
+                drawn.set(if next >= len { usize::MAX } else { next });
+                if next >= len {
+                    break;
+                }
+            }
+        };
+        match &feed {
+            Some(feed) => feed.with(|| crate::nav::while_shown(draw)),
+            None => crate::nav::while_shown(draw),
+        }
+        true
+    });
+    let drawing = move || drawn.get() != usize::MAX && list.with(|l| l.items.len() > drawn.get());
+    let items = move || {
+        let n = drawn.get();
+        list.with(|l| l.items.iter().take(n).cloned().enumerate().collect::<Vec<_>>())
+    };
     let button = NodeRef::<leptos::html::Button>::new();
     // Automatic loading: press Load more when it comes near the screen.
     Effect::new(move |_| {
@@ -93,7 +149,9 @@ pub fn Feed(
         // What a check found since the list was read to its end, shown
         // only when asked for: nothing moves under the reader.
         {move || (!newest_first).then(&show_new)}
-        <div class="load-more" class:hidden=move || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
+        // Not while the first cards are drawn: it would be near the screen,
+        // and load a page no one scrolled to.
+        <div class="load-more" class:hidden=move || drawing() || list.with(|l| l.pages_loaded == 0 || l.done || l.error.is_some())>
             <button type="button" node_ref=button on:click=move |_| load_more.run(()) disabled=move || list.with(|l| l.loading)>
                 {move || if list.with(|l| l.loading) { t::loading().get() } else { t::load_more().get() }}
             </button>

@@ -77,7 +77,11 @@ fn TimelineView() -> impl IntoView {
             <ErrorBox error retry/>
         }
         .into_any(),
-        (_, true) => view! { <Loaded home=home.clone()/> }.into_any(),
+        (_, true) => {
+            // Landing on a card at once (Back, a reading position): drawn whole.
+            let all_at_once = returning || home.state.with_untracked(|s| s.on_screen.restore().is_some());
+            view! { <Loaded home=home.clone() all_at_once/> }.into_any()
+        }
         _ => view! {
             <p class="visually-hidden" role="status">{t::loading_timeline()}</p>
             <PostSkeleton/><PostSkeleton/><PostSkeleton/>
@@ -88,7 +92,7 @@ fn TimelineView() -> impl IntoView {
 
 /// The timeline once its first screen is known.
 #[component]
-fn Loaded(home: HomeTimeline) -> impl IntoView {
+fn Loaded(home: HomeTimeline, all_at_once: bool) -> impl IntoView {
     let state = home.state.clone();
     let list = Memo::new({
         let state = state.clone();
@@ -115,7 +119,7 @@ fn Loaded(home: HomeTimeline) -> impl IntoView {
         } else {
             view! { <p class="empty">{t::timeline_no_posts()}</p> }.into_any()
         })}
-        <Feed list=Signal::from(list) load_more label=t::timeline()/>
+        <Feed list=Signal::from(list) load_more label=t::timeline() all_at_once/>
     }
 }
 

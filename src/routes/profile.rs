@@ -38,7 +38,7 @@ pub fn Profile() -> impl IntoView {
     // The user's posts, newest first: from the store and read again (the
     // profile's counts and bio too), or read.
     let key = Memo::new(move |_| uuid.with(|u| (!u.is_empty()).then(|| ListKey::Posts(u.clone()))));
-    let ListPage { list, load_more, show_new, .. } = use_list(id, key);
+    let ListPage { list, load_more, show_new, returning } = use_list(id, key);
 
     let title = move || match user.get() {
         Some(u) => t::title_profile_of(u.shown_name(), format!("@{}", u.username)).get(),
@@ -53,7 +53,8 @@ pub fn Profile() -> impl IntoView {
                     <section aria-labelledby="posts-heading">
                         <h2 id="posts-heading">{t::posts()}</h2>
                         <Feed list load_more label=t::posts() empty=t::no_posts_yet()
-                            show_fresh=show_new show_fresh_label=t::show_new_posts newest_first=true/>
+                            show_fresh=show_new show_fresh_label=t::show_new_posts newest_first=true
+                            all_at_once=returning.get_untracked()/>
                     </section>
                 }.into_any(),
                 (None, Some(e)) if e.is_not_found() => view! {

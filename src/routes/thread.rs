@@ -166,7 +166,7 @@ pub fn Thread() -> impl IntoView {
                         <section class="replies" aria-labelledby="replies-heading">
                             <h2 id="replies-heading">{t::replies()}</h2>
                             <Feed list load_more label=t::replies() empty=t::no_replies_yet()
-                                show_fresh=show_new show_fresh_label=t::show_new_replies/>
+                                show_fresh=show_new show_fresh_label=t::show_new_replies all_at_once=returning.get_untracked()/>
                             <crate::components::waiting::WaitingPosts root=uuid.get()/>
                         </section>
                     })}
