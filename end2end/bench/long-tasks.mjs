@@ -16,7 +16,7 @@
 // Several servers (say the app before and after a change) may be given as
 // BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by scripts/bench-render.sh (make bench-render), which starts the server.
-import { launchChromium, median, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
+import { launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
 
 const [bases, tokens, path = '/', runs = '6'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
@@ -33,15 +33,7 @@ async function once({ base, token }) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await cdp.send('Performance.enable');
   await recordLongTasks(tab);
-  await tab.addInitScript(() => {
-    const w = /** @type {any} */ (window);
-    new MutationObserver((_, observer) => {
-      if (document.querySelector('article.post')) {
-        w.__post = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await recordFirstPost(tab);
   await tab.goto(`${base}${path}`);
   await tab.locator('article.post').first().waitFor({ timeout: 60_000 });
   await tab.waitForTimeout(3000);

@@ -38,6 +38,20 @@ export function recordLongTasks(tab) {
   });
 }
 
+/** Records when `tab`'s first post card is in the DOM, from its next
+ *  navigation on, as `window.__post` (ms from navigation start). */
+export function recordFirstPost(tab) {
+  return tab.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('article.post')) {
+        w.__post = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
 /** The servers of "BASE1,BASE2" and "TOKEN1,TOKEN2", each with no rows yet. */
 export function targetsOf(bases, tokens) {
   return bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));

@@ -24,7 +24,7 @@
 // as BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by hand against a server of a `--features marks` build
 // (docs/performance.md, "The start, step by step").
-import { copies, launchChromium, median, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
+import { copies, launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
 
 const [bases, tokens, runs = '5'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
@@ -39,15 +39,7 @@ async function once(base, context, clear) {
   if (clear) await cdp.send('Network.clearBrowserCache');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await recordLongTasks(tab);
-  await tab.addInitScript(() => {
-    const w = /** @type {any} */ (window);
-    new MutationObserver((_, observer) => {
-      if (document.querySelector('article.post')) {
-        w.__post = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await recordFirstPost(tab);
   await tab.goto(`${base}/`);
   await tab.locator('article.post').first().waitFor({ timeout: 60_000 });
   await tab.waitForTimeout(3000);

@@ -84,7 +84,7 @@ pub fn Feed(
         }
         true
     });
-    let drawing = move || drawn.get() != usize::MAX && list.with(|l| l.items.len() > drawn.get());
+    let drawing = move || list.with(|l| l.items.len() > drawn.get());
     let items = move || {
         let n = drawn.get();
         list.with(|l| l.items.iter().take(n).cloned().enumerate().collect::<Vec<_>>())

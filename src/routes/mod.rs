@@ -103,8 +103,7 @@ fn start_from_copy(
         me.iter().for_each(|me| copy::forget(me));
         return;
     }
-    let parsed = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text, max)));
-    if let Some(copy) = parsed {
+    if let Some(copy) = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text, max))) {
         store.seed(&copy);
         if let Some(home) = copy.home {
             timeline.seed(&copy.account, home);
@@ -112,7 +111,7 @@ fn start_from_copy(
     }
     let state = timeline.state.clone();
     copy::keep_saving(store.clone(), max, move |me| {
-        state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None::<crate::timeline::merge::Merge> })
+        state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None })
     });
 }
 
