@@ -8,12 +8,16 @@
 //   answered from the kept index.html at once: the running version starts
 //   with no network. Meanwhile the page is asked for (navigation preload);
 //   when its index.html differs, every file it names is kept, the new
-//   index.html replaces the old, files no version names any more are
-//   dropped, and each open tab is told ("perch-update-ready"): the app
+//   index.html replaces the old, files neither it nor the version before
+//   names are dropped (a tab still running the version before finds the
+//   pages it has not loaded yet, after a release took them off the server),
+//   and each open tab is told ("perch-update-ready"): the app
 //   offers to reload, and the next start is the new version, its wasm
 //   already here. Other navigations, config.json and the catalogs
 //   (locales/): the network first, the kept copy when offline.
-// - Hashed files never change: the kept copy first.
+// - Hashed files never change: the kept copy first. The wasm is split by
+//   page (docs/split.md): index.html names every module of its version
+//   (`perchChunks.all`), so all are kept and any page opens offline.
 // - The API is never touched here: what Perch shows offline comes from its
 //   own memory and drafts, never from a stale answer of someone else's.
 //   Where the browser can (static routing), API and sign-in requests and
@@ -21,7 +25,7 @@
 //   all, so a page's many API calls do not each wait for it.
 'use strict';
 const CACHE = 'perch-shell-v1';
-const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css)$/;
+const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css)$|\/pkg-[0-9a-f]{12,16}\/[^/]+$/;
 
 /** The same-origin files an index.html names (href, src, and the loader's paths). */
 function filesOf(html) {
@@ -73,11 +77,15 @@ async function bypassWorker(event) {
   } catch (unsupported) { /* the fetch handler below lets them pass */ }
 }
 
-/** Keeps `index` (a Response of index.html) and every file it names; drops the rest. */
+/** Keeps `index` (a Response of index.html) and every file it names; drops
+ *  the rest but the files of the version it replaces. */
 async function keepShell(index) {
   const cache = await caches.open(CACHE);
   const html = await index.clone().text();
   const files = filesOf(html);
+  const before = await cache.match('/');
+  const keep = new Set(files);
+  if (before) for (const f of filesOf(await before.text())) if (HASHED.test(f)) keep.add(f);
   await cache.put('/', index);
   await Promise.all(files.filter((f) => f !== '/').map(async (f) => {
     if (HASHED.test(f) && (await cache.match(f))) return;
@@ -85,7 +93,7 @@ async function keepShell(index) {
     if (res.ok) await cache.put(f, res);
   }));
   for (const req of await cache.keys()) {
-    if (!files.includes(new URL(req.url).pathname)) await cache.delete(req);
+    if (!keep.has(new URL(req.url).pathname)) await cache.delete(req);
   }
 }
 

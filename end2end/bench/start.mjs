@@ -22,7 +22,7 @@
 //            ran, as its compile)
 // Usage: node bench/start.mjs BASE TOKEN [RUNS]; several servers (builds)
 // as BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
-// Run by hand against a server of a `--features marks` build
+// Run by hand against a server of a `PERCH_FEATURES=marks trunk build --release` build
 // (docs/performance.md, "The start, step by step").
 import { copies, launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
 

@@ -93,9 +93,11 @@ test('the app files come precompressed, cached by version, with Vary', async ({ 
   page.on('response', async (res) => answers.set(new URL(res.url()).pathname, await res.allHeaders()));
   await page.goto('/');
   await expect(page.locator('#boot')).toHaveCount(0);
-  const wasm = [...answers.keys()].find((p) => p.endsWith('.wasm'))!;
-  const js = [...answers.keys()].find((p) => /perch-.*\.js$/.test(p))!;
-  for (const path of [wasm, js]) {
+  // The main module, its glue and the split modules, in their hashed folder.
+  const wasm = [...answers.keys()].find((p) => /\/pkg-[0-9a-f]{12,16}\/perch_bg\.wasm$/.test(p))!;
+  const js = [...answers.keys()].find((p) => /\/pkg-[0-9a-f]{12,16}\/perch\.js$/.test(p))!;
+  const split = [...answers.keys()].find((p) => /\/pkg-[0-9a-f]{12,16}\/split_[a-z_]+\.wasm$/.test(p))!;
+  for (const path of [wasm, js, split]) {
     const headers = answers.get(path)!;
     expect(headers['content-encoding'], path).toBe('br');
     expect(headers['vary'], path).toMatch(/accept-encoding/i);

@@ -98,3 +98,11 @@ export async function watchAttributeWrites(page: Page, selector: string, subtree
 }
 
 export const attributeWrites = (page: Page): Promise<number> => page.evaluate(() => (window as any).__attributeWrites);
+
+/** Waits until the service worker controls the page, so every module of the
+ *  app is kept (docs/split.md): offline as a returning reader is. Only in
+ *  tests that allow service workers. */
+export async function keptByWorker(page: Page) {
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBeTruthy();
+}

@@ -21,13 +21,17 @@ pub async fn client_config(axum::extract::State(state): axum::extract::State<cra
     ([(header::CACHE_CONTROL, "no-cache")], Json(config)).into_response()
 }
 
-/// Trunk names its outputs `name-<hash>.ext`: those never change and may be
-/// cached for a year; everything else (index.html above all) is revalidated.
-/// The hash is a 64-bit number in hex without leading zeros: usually 16
-/// digits, 15 one time in 16, fewer rarely.
+/// Trunk names its outputs `name-<hash>.ext`, and the split build puts the
+/// wasm and its JS in a folder `pkg-<hash>/` (xtask): those never change and
+/// may be cached for a year; everything else (index.html above all) is
+/// revalidated. The hash is a 64-bit number in hex without leading zeros:
+/// usually 16 digits, 15 one time in 16, fewer rarely.
 fn cache_control<B>(req: &Request<B>) -> Option<HeaderValue> {
-    let name = req.uri().path().rsplit('/').next().unwrap_or("");
-    Some(HeaderValue::from_static(if is_hashed(name) { "public, max-age=31536000, immutable" } else { "no-cache" }))
+    let mut segments = req.uri().path().rsplit('/');
+    let name = segments.next().unwrap_or("");
+    let folder = segments.next().unwrap_or("");
+    let hashed = is_hashed(name) || (!name.is_empty() && folder.starts_with("pkg-") && is_hashed(folder));
+    Some(HeaderValue::from_static(if hashed { "public, max-age=31536000, immutable" } else { "no-cache" }))
 }
 
 fn is_hashed(file_name: &str) -> bool {
@@ -151,6 +155,20 @@ mod tests {
         }
         for name in ["index.html", "config.json", "robots.txt", "icon.svg", "deadbeefcafe0000.js", "perch-abc.js"] {
             assert!(!is_hashed(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_file_in_a_hashed_package_folder_is_kept_a_year() {
+        let control = |path: &str| {
+            let req = Request::builder().uri(path).body(()).unwrap();
+            cache_control(&req).unwrap().to_str().unwrap().to_owned()
+        };
+        for path in ["/pkg-0123456789abcdef/chunk_7.wasm", "/app/pkg-123456789abcdef/__wasm_split.js"] {
+            assert!(control(path).contains("immutable"), "{path}");
+        }
+        for path in ["/pkg-0123456789abcdef/", "/pkg-notahash/perch.js", "/locales/en.json"] {
+            assert_eq!(control(path), "no-cache", "{path}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Marks on the page's performance timeline (`performance.mark`) at the
 //! steps of the start, for the benchmarks (`end2end/bench/start.mjs`,
 //! docs/performance.md). Only in a build with the `marks` feature
-//! (`trunk build --release --features marks`); in any other build a mark
+//! (`PERCH_FEATURES=marks trunk build --release`); in any other build a mark
 //! is nothing at all.
 
 /// Marks `name` now, in a build with the `marks` feature.

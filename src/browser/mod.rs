@@ -8,6 +8,7 @@
 //! (`kept_language`), and a lock shared by tabs (`tab_lock`).
 
 pub mod boot;
+pub mod chunks;
 pub mod clock;
 pub mod dom;
 pub mod indexed_db;

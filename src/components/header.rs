@@ -1,9 +1,10 @@
 //! The site header: the skip link, the name, the navigation and the account
 //! menu (who is signed in, what the token allows, the other accounts signed
-//! in here with Switch, Add an account, sign out of one or all), and Find
-//! someone on its own row.
+//! in here with Switch, Add an account, sign out of one or all; split out
+//! of the main module until first opened), and Find someone on its own row.
 
 use crate::account::session::use_session;
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::sign_out::SignOutButton;
 use crate::i18n::t;
 use crate::nav::{here, AppPath};
@@ -39,38 +40,54 @@ pub fn SiteHeader() -> impl IntoView {
     }
 }
 
+/// The account menu: a `<details>` whose panel is split out of the main
+/// module (`account_panel`), drawn when it is first opened and kept after.
 #[component]
 fn AccountMenu() -> impl IntoView {
     let session = use_session();
-    let signed = session.signed_untracked();
     let user = session.user().unwrap_or_default();
-    let known = signed.as_ref().is_some_and(|s| s.scopes_known);
-    let help = expect_context::<crate::browser::shortcuts::Help>();
+    let opened = RwSignal::new(false);
+    let menu = NodeRef::<leptos::html::Details>::new();
+    let handle = format!("@{}", user.username);
     view! {
-        <details class="account-menu">
-            <summary class:ended=move || session.ended()><span class="handle">{format!("@{}", user.username)}</span></summary>
-            <div class="account-panel">
-                {move || session.ended().then(|| {
-                    let location = leptos_router::hooks::use_location();
-                    let again = crate::account::oauth::signin_href(&here(&location.pathname.get_untracked(), &location.search.get_untracked()));
-                    view! { <p class="ended" role="status">{t::account_ended()} " " <a href=again>{t::sign_in_again()}</a></p> }
-                })}
-                <p>{t::signed_in_as()} " " <strong dir="auto">{user.shown_name().to_owned()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
-                <p class="scopes-title">{if known { t::scopes_known() } else { t::scopes_learned() }}</p>
-                <ul class="scopes">
-                    {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
-                </ul>
-                <Accounts current=user.clone()/>
-                <crate::components::language_menu::LanguageMenu/>
-                <button type="button" on:click=move |_| help.0.set(true)>{t::keyboard_shortcuts()}</button>
-                <label class="switch"><input type="checkbox" prop:checked=crate::store::outbox::undo_send()
-                    on:change=move |ev| crate::store::outbox::set_undo_send(event_target_checked(&ev))/>" " {t::undo_send_setting()}</label>
-                <SignOutButton label=t::sign_out_of(format!("@{}", user.username))/>
-                {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label=t::sign_out_of_all() all=true/> })}
-            </div>
+        <details class="account-menu" node_ref=menu
+            on:toggle=move |_| if menu.get_untracked().is_some_and(|m| m.open()) { opened.set(true) }>
+            <summary class:ended=move || session.ended()><span class="handle">{handle}</span></summary>
+            {move || opened.get().then(|| {
+                let user = user.clone();
+                later(account_panel::load, move || account_panel::draw(user.clone()), Meanwhile::Nothing)
+            })}
         </details>
     }
 }
+
+lazy! { extras, fn account_panel(user: perch_model::User) {
+    let session = use_session();
+    let signed = session.signed_untracked();
+    let known = signed.as_ref().is_some_and(|s| s.scopes_known);
+    let help = expect_context::<crate::browser::shortcuts::Help>();
+    view! {
+        <div class="account-panel">
+            {move || session.ended().then(|| {
+                let location = leptos_router::hooks::use_location();
+                let again = crate::account::oauth::signin_href(&here(&location.pathname.get_untracked(), &location.search.get_untracked()));
+                view! { <p class="ended" role="status">{t::account_ended()} " " <a href=again>{t::sign_in_again()}</a></p> }
+            })}
+            <p>{t::signed_in_as()} " " <strong dir="auto">{user.shown_name().to_owned()}</strong> " " <span class="handle">{format!("@{}", user.username)}</span></p>
+            <p class="scopes-title">{if known { t::scopes_known() } else { t::scopes_learned() }}</p>
+            <ul class="scopes">
+                {move || session.scopes().into_iter().map(|s| view! { <li><code>{s.as_str()}</code></li> }).collect_view()}
+            </ul>
+            <Accounts current=user.clone()/>
+            <crate::components::language_menu::LanguageMenu/>
+            <button type="button" on:click=move |_| help.0.set(true)>{t::keyboard_shortcuts()}</button>
+            <label class="switch"><input type="checkbox" prop:checked=crate::store::outbox::undo_send()
+                on:change=move |ev| crate::store::outbox::set_undo_send(event_target_checked(&ev))/>" " {t::undo_send_setting()}</label>
+            <SignOutButton label=t::sign_out_of(format!("@{}", user.username))/>
+            {move || (!session.others().is_empty()).then(|| view! { <SignOutButton label=t::sign_out_of_all() all=true/> })}
+        </div>
+    }
+}}
 
 /// Every account signed in here, the current one marked, the others one
 /// click from being current; and the way to add one.

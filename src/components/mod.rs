@@ -7,6 +7,7 @@ pub mod feed;
 pub mod find_person;
 pub mod header;
 pub mod language_menu;
+pub mod later;
 pub mod offline;
 pub mod own_post;
 pub mod post_card;

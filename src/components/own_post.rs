@@ -1,9 +1,11 @@
-//! Editing and deleting one's own post, in place on its card. Offered only
+//! Editing and deleting one's own post, in place on its card (the edit
+//! form split out of the main module until first opened). Offered only
 //! to the author and only when the token allows it. An edit in progress is
 //! a draft like any other (`drafts.rs`): it survives a reload, which opens
 //! the edit again.
 
 use super::counter::Counter;
+use super::later::{later, lazy, Meanwhile};
 use super::states::{refusable, RefusalNote};
 use crate::browser::dom::{self, DomId};
 use crate::browser::web_storage::DraftContext;
@@ -13,11 +15,15 @@ use crate::store::use_store;
 use leptos::prelude::*;
 use perch_model::{validate_content, Operation, Post, Subject};
 
-/// The form that replaces a post's content while it is edited. Its state is
-/// the store's (`store/writing.rs`): a save that outlives the page ends
-/// there.
+/// The form that replaces a post's content while it is edited, split out
+/// of the main module (`edit_form`): its state is the store's
+/// (`store/writing.rs`), so a save that outlives the page ends there.
 #[component]
 pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
+    later(edit_form::load, move || edit_form::draw(post.clone()), Meanwhile::Nothing)
+}
+
+lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
     let store = use_store();
     let (uuid, content) = post.with_untracked(|p| (p.uuid.clone(), p.content.clone()));
     let context = DraftContext::Edit(uuid.clone());
@@ -76,7 +82,7 @@ pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e.explain()} " " {t::changes_are_kept()}</p> })}
         </form>
     }
-}
+}}
 
 /// Edit and Delete for the author; Delete asks first.
 #[component]
@@ -92,7 +98,13 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
         let (store, uuid) = (store.clone(), uuid.clone());
         move |_: leptos::ev::MouseEvent| {
             store.open_edit(&uuid);
-            dom::focus_later(DomId::EditText(&uuid));
+            // Into the edit box once its code is here (at once, mostly).
+            let uuid = uuid.clone();
+            leptos::task::spawn_local(async move {
+                if edit_form::load().await.is_ok() {
+                    dom::focus_later(DomId::EditText(&uuid));
+                }
+            });
         }
     });
     let (ask, delete_note) =

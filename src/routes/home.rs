@@ -8,6 +8,7 @@ use crate::account::session::use_session;
 use crate::browser::navigation::Title;
 use crate::browser::navigation::{restore_scroll, take_returning, PageHeading};
 use crate::components::feed::Feed;
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::post_card::PostSkeleton;
 use crate::components::states::ErrorBox;
 use crate::i18n::t;
@@ -18,6 +19,10 @@ use leptos_router::components::A;
 
 #[component]
 pub fn HomePage() -> impl IntoView {
+    later(home_page::load, home_page::draw, Meanwhile::Page)
+}
+
+lazy! { page_home, fn home_page() {
     let session = use_session();
     // The tab's title counts the new posts not shown yet, as "(3) Home · Perch".
     let new_posts = {
@@ -50,7 +55,7 @@ pub fn HomePage() -> impl IntoView {
             }}
         </main>
     }
-}
+}}
 
 /// The timeline itself, in whichever state it is.
 #[component]

@@ -16,6 +16,7 @@ use crate::api::ApiError;
 use crate::browser::clock::read_again_when_back;
 use crate::browser::navigation::{restore_scroll, returning_to};
 use crate::components::header::SiteHeader;
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::nav::while_shown;
 use crate::store::{use_store, ListKey, Paged};
 use leptos::prelude::*;
@@ -67,13 +68,15 @@ pub fn Shell(
     let help = crate::browser::shortcuts::Help(RwSignal::new(false));
     crate::browser::shortcuts::install(help);
     provide_context(help);
+    // The shortcuts' help is split out of the main module until first asked for.
+    let help_asked = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || help.0.get());
     crate::browser::marks::mark("perch:shell-ready");
     view! {
         <Router>
             <SiteHeader/>
             <crate::components::offline::OfflineNotice/>
             <crate::components::offline::UpdateNotice/>
-            <crate::browser::shortcuts::ShortcutsHelp/>
+            {move || help_asked.get().then(|| later(shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
@@ -87,6 +90,8 @@ pub fn Shell(
         </Router>
     }
 }
+
+lazy! { extras, fn shortcuts_help() { view! { <crate::browser::shortcuts::ShortcutsHelp/> } } }
 
 /// Seeds the store and the home timeline from the signed-in account's
 /// local copy, and keeps the copy written for the visit.

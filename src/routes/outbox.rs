@@ -3,6 +3,7 @@
 //! server refused it, with Retry, Edit (posts) and Discard.
 
 use crate::browser::navigation::{PageHeading, Title};
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::waiting::{WaitingEditor, WaitingPost};
 use crate::i18n::t;
 use crate::nav::AppPath;
@@ -12,6 +13,10 @@ use leptos::prelude::*;
 
 #[component]
 pub fn OutboxPage() -> impl IntoView {
+    later(outbox_page::load, outbox_page::draw, Meanwhile::Page)
+}
+
+lazy! { pages, fn outbox_page() {
     let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
     let keys = move || waiting.with(|list| list.iter().map(|w| w.key.clone()).collect::<Vec<_>>());
     view! {
@@ -27,7 +32,7 @@ pub fn OutboxPage() -> impl IntoView {
             </ol>
         </main>
     }
-}
+}}
 
 /// What an action is, in words, with a link to what it acts on.
 fn describe(store: &Store, w: &Waiting) -> AnyView {

@@ -6,6 +6,7 @@ use super::{use_list, use_user, ListPage};
 use crate::account::session::use_session;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::states::ErrorBox;
 use crate::components::time::Time;
 use crate::i18n::t;
@@ -18,7 +19,11 @@ use leptos_router::NavigateOptions;
 
 #[component]
 pub fn Profile() -> impl IntoView {
-    let id = super::param("id");
+    later(profile_page::load, profile_page::draw, Meanwhile::Page)
+}
+
+lazy! { pages, fn profile_page() {
+    let id = crate::routes::param("id");
     let navigate = use_navigate();
     let (user, error, retry) = use_user(id);
 
@@ -76,7 +81,7 @@ pub fn Profile() -> impl IntoView {
             }}
         </main>
     }
-}
+}}
 
 /// The profile's header. Every field follows the user's signal, so what
 /// reading again brings (a new bio, name, avatar, counts) shows at once.

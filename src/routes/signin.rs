@@ -7,6 +7,7 @@ use crate::account::session::{use_session, Entering};
 use crate::api::use_api;
 use crate::browser::navigation::PageHeading;
 use crate::browser::navigation::Title;
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::i18n::t;
 use leptos::prelude::*;
 use leptos::task::spawn_local_scoped;
@@ -20,6 +21,10 @@ fn next_path() -> String {
 
 #[component]
 pub fn SignIn() -> impl IntoView {
+    later(signin_page::load, signin_page::draw, Meanwhile::Page)
+}
+
+lazy! { page_signin, fn signin_page() {
     let session = use_session();
     // `?add`: one more account, with the one signed in kept.
     let adding = use_query_map().with_untracked(|q| q.get("add").is_some()) && session.is_signed_in();
@@ -38,7 +43,7 @@ pub fn SignIn() -> impl IntoView {
             {move || (!session.is_signed_in()).then(|| view! { <crate::components::language_menu::LanguageMenu/> })}
         </main>
     }
-}
+}}
 
 #[component]
 fn SignedIn() -> impl IntoView {

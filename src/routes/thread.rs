@@ -6,6 +6,7 @@ use super::{use_list, ListPage};
 use crate::api::ApiError;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::feed::Feed;
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::post_card::{PostCard, Tombstone};
 use crate::components::states::ErrorBox;
 use crate::i18n::t;
@@ -49,14 +50,18 @@ fn ancestors(store: &Store, uuid: &str) -> Vec<Ancestor> {
 
 #[component]
 pub fn Thread() -> impl IntoView {
-    let uuid = super::param("uuid");
+    later(thread_page::load, thread_page::draw, Meanwhile::Page)
+}
+
+lazy! { pages, fn thread_page() {
+    let uuid = crate::routes::param("uuid");
     let store = use_store();
     let error = RwSignal::new(None::<ApiError>);
     let attempt = RwSignal::new(0u32);
 
     // The focused post, unless the store has it (then opening the replies
     // reads it again in the background).
-    super::load_unless_held(super::Wanted::Post, uuid, attempt, error);
+    crate::routes::load_unless_held(crate::routes::Wanted::Post, uuid, attempt, error);
 
     // The ancestors, one at a time up the chain; a 404 is a deleted post.
     let chain = Memo::new({
@@ -175,7 +180,7 @@ pub fn Thread() -> impl IntoView {
             }}
         </main>
     }
-}
+}}
 
 /// Called just before the DOM above `selector` changes: once the change is
 /// in, and before the browser paints, scrolls by as much as that element

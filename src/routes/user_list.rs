@@ -5,6 +5,7 @@
 
 use super::{use_list, use_user, ListPage};
 use crate::browser::navigation::{PageHeading, Title};
+use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::states::{Empty, ErrorBox};
 use crate::i18n::t;
 use crate::nav::AppPath;
@@ -19,17 +20,21 @@ enum Which {
 
 #[component]
 pub fn Followers() -> impl IntoView {
-    view! { <UserList which=Which::Followers/> }
+    user_list(Which::Followers)
 }
 
 #[component]
 pub fn Following() -> impl IntoView {
-    view! { <UserList which=Which::Following/> }
+    user_list(Which::Following)
 }
 
-#[component]
-fn UserList(which: Which) -> impl IntoView {
-    let id = super::param("id");
+/// The list page of either side, drawn by the split module `pages`.
+fn user_list(which: Which) -> impl IntoView {
+    later(user_list_page::load, move || user_list_page::draw(which), Meanwhile::Page)
+}
+
+lazy! { pages, fn user_list_page(which: Which) {
+    let id = crate::routes::param("id");
     let store = use_store();
     let (user, user_error, retry_user) = use_user(id);
     // The interface answers these lists whole: one request fills the list.
@@ -76,7 +81,7 @@ fn UserList(which: Which) -> impl IntoView {
             </ul>
         </main>
     }
-}
+}}
 
 #[component]
 fn UserCard(uuid: String) -> impl IntoView {

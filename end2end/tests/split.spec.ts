@@ -1,0 +1,82 @@
+// The wasm split by page (docs/split.md): every page opens on a direct
+// load, asking for its own module before the app starts; a page reached by
+// a link works; a page whose module cannot be loaded says so in its place
+// with Retry, and the app goes on.
+import { test, expect, expectAccessible } from './fixtures';
+import { signInWithToken, token, api } from './helpers';
+import type { Page } from '@playwright/test';
+
+/** The split modules (file names) the browser asked for, and how. */
+const modulesAsked = (page: Page) =>
+  page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => /\/split_[a-z_]+\.wasm$/.test(e.name))
+      .map((e) => ({ file: e.name.split('/').pop()!, by: e.initiatorType })),
+  );
+
+test('each page opens on a direct load, its module asked for by index.html', async ({ page }) => {
+  const [post] = (await api(page, token('sam'), '/user/@sam/posts/1')).posts;
+  await signInWithToken(page, 'mira');
+  const pages: [string, string, RegExp][] = [
+    ['/', 'split_page_home.wasm', /^Home$/],
+    [`/post/${post.uuid}`, 'split_pages.wasm', /^Post by /],
+    ['/user/@sam', 'split_pages.wasm', /Sam/],
+    ['/user/@sam/followers', 'split_pages.wasm', /^Followers of @sam$/],
+    ['/user/@sam/following', 'split_pages.wasm', /^Followed by @sam$/],
+    ['/outbox', 'split_pages.wasm', /^Waiting to send$/],
+    ['/signin', 'split_page_signin.wasm', /^Sign in$/],
+  ];
+  for (const [path, file, heading] of pages) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(heading);
+    const asked = await modulesAsked(page);
+    // Asked by index.html's preload link (before the main module started),
+    // not first by the app once it ran.
+    expect(asked.find((a) => a.file === file), `${path}: ${JSON.stringify(asked)}`).toMatchObject({ by: 'link' });
+  }
+  await expectAccessible(page);
+});
+
+test('a page reached by a link loads its module, and the pages it links to come early', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.goto('/');
+  const feed = page.getByRole('feed', { name: 'Timeline' });
+  await expect(feed.getByRole('article').first()).toBeVisible();
+  // Once Home is drawn and the browser idle, the module of the pages it
+  // links to (threads, profiles) is asked for, at low priority.
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_pages.wasm');
+  const first = feed.getByRole('article').first();
+  await first.getByRole('link', { name: /ago|now|\d/ }).first().click();
+  await expect(page).toHaveURL(/\/post\//);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Post by /);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+});
+
+test('a page whose module cannot be loaded says so with Retry, and Retry opens it', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  let blocked = true;
+  await page.route('**/split_pages.wasm', (route) => (blocked ? route.abort() : route.continue()));
+  // Through a link, from a page that works.
+  await page.goto('/');
+  await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(alert).toBeVisible();
+  // The rest of the app still works.
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Home' })).toBeVisible();
+  blocked = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Mira/);
+  await expect(alert).toHaveCount(0);
+
+  // A direct load of a page whose module is blocked.
+  blocked = true;
+  const list = await page.context().newPage();
+  await list.route('**/split_pages.wasm', (route) => (blocked ? route.abort() : route.continue()));
+  await list.goto('/user/@sam/followers');
+  await expect(list.getByRole('alert').filter({ hasText: 'could not be loaded' })).toBeVisible();
+  await expect(list.getByRole('banner')).toBeVisible();
+  blocked = false;
+  await list.getByRole('button', { name: 'Retry' }).click();
+  await expect(list.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
+});

@@ -1,0 +1,162 @@
+//! Code that comes later. A page or a feature that the first paint does
+//! not need is split out of the main module (`lazy!`, docs/split.md) and
+//! drawn by [`later`]: at once when its module is already there, else a
+//! placeholder until it comes, or an error with Retry in its place when it
+//! cannot be loaded (offline and not kept, or gone after a release). The
+//! app never stops for it.
+//!
+//! Only the build that splits (`perch-xtask`, `--cfg perch_split`) cuts the
+//! wasm there; every other build (the browser unit tests, clippy) has the
+//! same code in one module and loads nothing.
+
+use crate::i18n::t;
+use futures::FutureExt;
+use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
+use std::future::Future;
+use std::task::Poll;
+
+/// Puts the code of `fn $name` into the split module `$module`, as
+/// `$name::draw`, with `$name::load` that loads that module:
+///
+/// ```ignore
+/// lazy! { pages, fn thread_page(uuid: Memo<String>) { view! { … } } }
+/// later(thread_page::load, move || thread_page::draw(uuid), Meanwhile::Page)
+/// ```
+///
+/// Several bodies may share a module: the splitter makes a chunk for each
+/// set of modules that share code, and each file is compressed alone, so
+/// fewer, larger modules cost less on the wire (docs/split.md, "Groups").
+/// The body sees what its file imports. A failed load is an `Err`, never a
+/// panic (`fallible`: a panic would stop the whole app).
+macro_rules! lazy {
+    // `main`: not split at all, as in a build that does not split.
+    (main, fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use ::leptos::prelude::{AnyView, IntoAny};
+            use ::leptos::wasm_split::SplitLoaderError;
+            pub use self::$name as draw;
+
+            pub async fn load() -> Result<(), SplitLoaderError> {
+                Ok(())
+            }
+
+            pub async fn $name($($arg: $ty),*) -> Result<AnyView, SplitLoaderError> {
+                Ok($body.into_any())
+            }
+        }
+    };
+    ($module:ident, fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            use ::leptos::prelude::{AnyView, IntoAny};
+            use ::leptos::wasm_split::SplitLoaderError;
+            pub use self::$name as draw;
+
+            #[cfg(perch_split)]
+            #[::leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible, preload(load))]
+            pub fn $name($($arg: $ty),*) -> Result<AnyView, SplitLoaderError> {
+                Ok($body.into_any())
+            }
+
+            #[cfg(not(perch_split))]
+            pub async fn load() -> Result<(), SplitLoaderError> {
+                Ok(())
+            }
+
+            #[cfg(not(perch_split))]
+            pub async fn $name($($arg: $ty),*) -> Result<AnyView, SplitLoaderError> {
+                Ok($body.into_any())
+            }
+        }
+    };
+}
+pub(crate) use lazy;
+
+/// What shows while a split module is on its way.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Meanwhile {
+    /// A page: the shapes of two posts, as `index.html`'s frame draws them.
+    Page,
+    /// A feature: nothing.
+    Nothing,
+}
+
+/// Draws what `draw` makes once `load` has the module: in the same frame
+/// when it is already there (Back finds its page to scroll), else `meanwhile`
+/// until it comes, or an error with Retry. `draw` runs untracked, as a
+/// component's body does.
+pub fn later<L, D>(
+    load: impl Fn() -> L + Send + Sync + 'static,
+    draw: impl Fn() -> D + Send + Sync + 'static,
+    meanwhile: Meanwhile,
+) -> impl IntoView
+where
+    L: Future<Output = Result<(), SplitLoaderError>> + 'static,
+    D: Future<Output = Result<AnyView, SplitLoaderError>>,
+{
+    let arrived = RwSignal::new(0u32);
+    let failed = RwSignal::new(false);
+    move || {
+        arrived.track();
+        if failed.get() {
+            return unloaded(failed);
+        }
+        let mut loading = Box::pin(load());
+        let waker = futures::task::noop_waker();
+        match loading.poll_unpin(&mut std::task::Context::from_waker(&waker)) {
+            // Loaded, so `draw` is ready at its first poll.
+            Poll::Ready(Ok(())) => match untrack(|| draw().now_or_never()) {
+                Some(Ok(view)) => {
+                    if meanwhile == Meanwhile::Page {
+                        crate::browser::chunks::fetch_linked_after_paint();
+                    }
+                    view
+                }
+                _ => unloaded(failed),
+            },
+            Poll::Ready(Err(_)) => unloaded(failed),
+            Poll::Pending => {
+                // The page may be gone when it arrives: `try_` touches
+                // nothing disposed.
+                leptos::task::spawn_local(async move {
+                    match loading.await {
+                        Ok(()) => arrived.try_update(|n| *n += 1),
+                        Err(_) => failed.try_set(true).map(drop),
+                    };
+                });
+                placeholder(meanwhile)
+            }
+        }
+    }
+}
+
+fn placeholder(meanwhile: Meanwhile) -> AnyView {
+    match meanwhile {
+        Meanwhile::Page => view! {
+            <main id="main" class="page" aria-busy="true">
+                <div class="post skeleton" aria-hidden="true"><div class="skeleton-line short"></div><div class="skeleton-line"></div><div class="skeleton-line"></div></div>
+                <div class="post skeleton" aria-hidden="true"><div class="skeleton-line short"></div><div class="skeleton-line"></div><div class="skeleton-line"></div></div>
+            </main>
+        }
+        .into_any(),
+        Meanwhile::Nothing => ().into_any(),
+    }
+}
+
+/// The module could not be loaded: say so, in its place, with Retry (a
+/// failed load is not remembered, so Retry asks again).
+fn unloaded(failed: RwSignal<bool>) -> AnyView {
+    view! {
+        <div class="error-box unloaded" role="alert">
+            <p>{t::part_unloaded()}</p>
+            <div class="actions">
+                <button type="button" on:click=move |_| failed.set(false)>{t::retry()}</button>
+            </div>
+        </div>
+    }
+    .into_any()
+}

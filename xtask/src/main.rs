@@ -1,0 +1,314 @@
+//! `perch-xtask web`: the web app's wasm, split by page and feature, built
+//! into trunk's staging folder. trunk runs it as its one `post_build` hook
+//! (`Trunk.toml`) and hands it `TRUNK_PROFILE`, `TRUNK_STAGING_DIR` and
+//! `TRUNK_PUBLIC_URL`. In order (docs/split.md):
+//! 1. cargo builds the app for wasm with `--emit-relocs` and `--cfg
+//!    perch_split`, in a target folder of its own (`target/split`), so no other
+//!    build ever gets relocations (wasm-opt gives up on them);
+//! 2. the splitter (`wasm_split_cli_support`, used as a library) cuts it at
+//!    the `#[wasm_split]` points of `src/lazy.rs`'s `lazy!`;
+//! 3. wasm-bindgen makes the JS glue of the main module only;
+//! 4. wasm-opt shrinks every module, terser the JS (release);
+//! 5. the files go to one `pkg-<hash>/` folder named by a hash of them all;
+//! 6. the staged `index.html` gets the tags that start the app and the map of
+//!    which files each page needs (asked for before the app starts);
+//! 7. that map names every file, so the service worker keeps them all;
+//! 8. release files get their brotli and gzip twins (`scripts/precompress.sh`).
+
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fs};
+
+/// The wasm target and the app's binary.
+const TARGET: &str = "wasm32-unknown-unknown";
+const APP: &str = "perch";
+/// The wasm-opt that makes working bundles (Debian's 108 does not): npm's
+/// binaryen, installed by scripts/setup.sh.
+const WASM_OPT_VERSION: &str = "wasm-opt version 132";
+/// What a direct load of a path needs first: each pattern, tried in order,
+/// names the split module that draws that page (`lazy!` in `src/routes/`;
+/// `main` for a page drawn by the main module). The groups (docs/split.md,
+/// "Groups"): Home alone, the other pages together, sign-in alone.
+/// `index.html` asks for the module's files at once, beside the main
+/// module, so a page opened from a link does not wait for the app to start
+/// before its own code is asked for.
+const ENTRIES: &[(&str, &str)] = &[
+    ("^/$", "page_home"),
+    ("^/post/[^/]+$", "pages"),
+    ("^/user/[^/]+$", "pages"),
+    ("^/user/[^/]+/follow(ers|ing)$", "pages"),
+    ("^/outbox$", "pages"),
+    ("^/signin$", "page_signin"),
+];
+
+type Failure = Box<dyn std::error::Error>;
+
+fn main() {
+    let what = env::args().nth(1).unwrap_or_default();
+    let result = match what.as_str() {
+        "web" => web(),
+        _ => Err("usage: perch-xtask web (run by trunk: see Trunk.toml)".into()),
+    };
+    if let Err(e) = result {
+        eprintln!("perch-xtask: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn web() -> Result<(), Failure> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("no workspace")?.to_path_buf();
+    let release = env::var("TRUNK_PROFILE").map_or(true, |p| p == "release");
+    let staging =
+        PathBuf::from(env::var("TRUNK_STAGING_DIR").map_err(|_| "TRUNK_STAGING_DIR is not set: trunk runs this")?);
+    let public_url = env::var("TRUNK_PUBLIC_URL").unwrap_or_else(|_| "/".into());
+    let public_url = if public_url.ends_with('/') { public_url } else { format!("{public_url}/") };
+    let target_dir = root.join("target/split");
+
+    let wasm = build(&root, &target_dir, release)?;
+    let work = target_dir.join("pkg");
+    let _ = fs::remove_dir_all(&work);
+    fs::create_dir_all(&work)?;
+    let input = fs::read(&wasm)?;
+    let main_split = work.join("main_split.wasm");
+    let split = wasm_split_cli_support::transform({
+        let mut o = wasm_split_cli_support::Options::new(&input);
+        o.output_dir = &work;
+        o.main_out_path = &main_split;
+        o.main_module = "./perch.js";
+        o.link_name = "./__wasm_split.js";
+        o
+    })?;
+    run(Command::new("wasm-bindgen")
+        .args([
+            "--target",
+            "web",
+            "--keep-lld-exports",
+            "--no-demangle",
+            "--no-typescript",
+            "--out-name",
+            APP,
+            "--out-dir",
+        ])
+        .arg(&work)
+        .arg(&main_split))?;
+    fs::remove_file(&main_split)?;
+    // PERCH_WASM_OPT=0 keeps the modules as the splitter and wasm-bindgen
+    // left them, names and all, for looking inside (twiggy; docs/size.md).
+    if release && env::var("PERCH_WASM_OPT").as_deref() != Ok("0") {
+        optimize(&work)?;
+    }
+    if release {
+        minify(&work)?;
+    }
+    let hash = hash_of(&work)?;
+    let pkg = format!("pkg-{hash}");
+    let out = staging.join(&pkg);
+    fs::create_dir_all(&out)?;
+    for entry in fs::read_dir(&work)? {
+        let entry = entry?;
+        fs::copy(entry.path(), out.join(entry.file_name()))?;
+    }
+    let base = format!("{public_url}{pkg}/");
+    let index = staging.join("index.html");
+    let html = fs::read_to_string(&index)?;
+    fs::write(&index, with_tags(&html, &public_url, &base, &split.prefetch_map, &files_of(&work)?)?)?;
+    if release {
+        run(Command::new(root.join("scripts/precompress.sh")).arg(&staging))?;
+    }
+    println!("perch-xtask: {} modules in {pkg}/", split.split_modules.len() + 1);
+    Ok(())
+}
+
+/// Step 1: the app for wasm, with the relocations the splitter reads.
+fn build(root: &Path, target_dir: &Path, release: bool) -> Result<PathBuf, Failure> {
+    let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .current_dir(root)
+        .args(["build", "--quiet", "-p", APP, "--bin", APP, "--target", TARGET, "--target-dir"])
+        .arg(target_dir)
+        // RUSTFLAGS replaces .cargo/config.toml's rustflags: repeat them.
+        .env("RUSTFLAGS", "--cfg erase_components --cfg perch_split -Clink-args=--emit-relocs")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    if release {
+        cargo.arg("--release");
+    }
+    // Extra features of the app (the benchmarks' `marks`): trunk no longer
+    // runs cargo, so `trunk build --features` cannot reach it.
+    if let Ok(features) = env::var("PERCH_FEATURES") {
+        if !features.is_empty() {
+            cargo.args(["--features", &features]);
+        }
+    }
+    run(&mut cargo)?;
+    Ok(target_dir.join(TARGET).join(if release { "release" } else { "debug" }).join(format!("{APP}.wasm")))
+}
+
+/// Step 4: wasm-opt -Oz on every module, in place.
+fn optimize(dir: &Path) -> Result<(), Failure> {
+    let version = Command::new("wasm-opt")
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("wasm-opt: {e} (scripts/setup.sh installs it)"))?;
+    let version = String::from_utf8_lossy(&version.stdout);
+    if !version.starts_with(WASM_OPT_VERSION) {
+        return Err(format!("wasm-opt is {:?}, {WASM_OPT_VERSION} is needed (scripts/setup.sh)", version.trim()).into());
+    }
+    for file in files_of(dir)?.into_iter().filter(|f| f.ends_with(".wasm")) {
+        let path = dir.join(&file);
+        // What trunk ran for the unsplit wasm (`data-wasm-opt="z"`).
+        run(Command::new("wasm-opt").arg("-Oz").arg("--output").arg(&path).arg(&path))?;
+    }
+    Ok(())
+}
+
+/// The JS glue and the split loader, minified as trunk minified the glue it
+/// made (npm's terser, installed by scripts/setup.sh with wasm-opt).
+fn minify(dir: &Path) -> Result<(), Failure> {
+    for file in files_of(dir)?.into_iter().filter(|f| f.ends_with(".js")) {
+        let path = dir.join(&file);
+        run(Command::new("terser")
+            .args(["--module", "--compress", "--mangle", "--output"])
+            .arg(&path)
+            .arg(&path)
+            .stdout(std::process::Stdio::null()))
+        .map_err(|e| format!("{e} (terser: scripts/setup.sh installs it)"))?;
+    }
+    Ok(())
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_of(dir: &Path) -> Result<Vec<String>, Failure> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        names.push(entry?.file_name().into_string().map_err(|_| "a file name that is not UTF-8")?);
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Step 5: 16 hex digits of a hash of every file and its name. One folder
+/// for all: the main glue and the split loader import each other, so they
+/// cannot each carry the other's hash.
+fn hash_of(dir: &Path) -> Result<String, Failure> {
+    let mut hasher = Sha256::new();
+    for name in files_of(dir)? {
+        let bytes = fs::read(dir.join(&name))?;
+        hasher.update((name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    Ok(hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Steps 6 and 7: the staged `index.html` with, before `</head>`:
+/// - `window.perchChunks`: every file of the version (the service worker
+///   keeps what index.html names), the files of each split module, and the
+///   path patterns of [`ENTRIES`]; a script that asks at once for the files
+///   of the page being opened;
+/// - preloads of the main module and its glue, and the module script that
+///   starts the app.
+fn with_tags(
+    html: &str,
+    root: &str,
+    base: &str,
+    modules: &std::collections::HashMap<String, Vec<String>>,
+    files: &[String],
+) -> Result<String, Failure> {
+    // trunk leaves the link that told it not to build the wasm.
+    let html = &match (html.find("<link data-trunk"), html.find("data-trunk-skip")) {
+        (Some(start), Some(skip)) if skip > start => {
+            let end = start + html[start..].find('>').ok_or("an unclosed link")? + 1;
+            format!("{}{}", &html[..start], &html[end..])
+        }
+        _ => html.to_owned(),
+    };
+    let at = html.rfind("</head>").ok_or("index.html has no </head>")?;
+    let path = |f: &str| format!("{base}{f}");
+    let wasm = |stem: &String| path(&format!("{stem}.wasm"));
+    let sorted: BTreeMap<_, _> =
+        modules.iter().map(|(k, v)| (k.clone(), v.iter().map(wasm).collect::<Vec<_>>())).collect();
+    for (_, split) in ENTRIES {
+        if *split != "main" && !sorted.contains_key(*split) {
+            return Err(format!("no split module {split}: ENTRIES and src/routes/ differ").into());
+        }
+    }
+    let chunks = serde_json::json!({
+        "all": files.iter().map(|f| path(f)).collect::<Vec<_>>(),
+        "modules": sorted,
+        "entries": ENTRIES.iter().map(|(p, s)| [p, s]).collect::<Vec<_>>(),
+        "root": root,
+    });
+    let js = path(&format!("{APP}.js"));
+    let bg = path(&format!("{APP}_bg.wasm"));
+    let split_js = path("__wasm_split.js");
+    let tags = format!(
+        concat!(
+            "<script>window.perchChunks={chunks};{starter}</script>",
+            "<link rel=\"modulepreload\" href=\"{js}\">",
+            "<link rel=\"modulepreload\" href=\"{split_js}\">",
+            "<link rel=\"preload\" href=\"{bg}\" as=\"fetch\" type=\"application/wasm\" crossorigin>",
+            "<script type=\"module\">import init from \"{js}\";",
+            "const wasm=await init({{module_or_path:\"{bg}\"}});",
+            "dispatchEvent(new CustomEvent(\"TrunkApplicationStarted\",{{detail:{{wasm}}}}));</script>"
+        ),
+        chunks = chunks,
+        starter = STARTER,
+        js = js,
+        split_js = split_js,
+        bg = bg,
+    );
+    Ok(format!("{}{}{}", &html[..at], tags, &html[at..]))
+}
+
+/// Asks for the files of the page being opened (`perchChunks.entries`), and
+/// gives the app `perchChunks.fetchLinked()`: called once the first page is
+/// drawn, it asks, when the browser is idle and at low priority, for the
+/// files of the pages the page links to, and again as links appear, until
+/// every page's files were asked for.
+const STARTER: &str = "(function(c){\
+var asked={},left=0,idle=window.requestIdleCallback||function(f){setTimeout(f,200)};\
+function ask(rel,split){if(asked[split])return;asked[split]=1;left--;(c.modules[split]||[]).forEach(function(f){\
+var l=document.createElement('link');l.rel=rel;l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})}\
+function page(p){for(var i=0;i<c.entries.length;i++)if(new RegExp(c.entries[i][0]).test(p))return c.entries[i][1]}\
+var root=new URL(c.root,location.href).pathname;\
+function here(href){var u=new URL(href,location.href);if(u.origin!==location.origin||u.pathname.indexOf(root)!==0)return;\
+return page('/'+u.pathname.slice(root.length))}\
+c.entries.forEach(function(e){if(!(e[1] in asked)){asked[e[1]]=0;left++}});\
+var now=here(location.href);if(now)ask('preload',now);\
+var waiting=false,watch=null;function scan(){waiting=false;\
+document.querySelectorAll('a[href]').forEach(function(a){var s=here(a.href);if(s)ask('prefetch',s)});\
+if(left<=0&&watch)watch.disconnect()}\
+c.fetchLinked=function(){if(left<=0)return;idle(scan);if(!watch&&window.MutationObserver){\
+watch=new MutationObserver(function(){if(!waiting&&left>0){waiting=true;idle(scan)}});\
+watch.observe(document.body,{childList:true,subtree:true})}}\
+})(window.perchChunks);";
+
+/// Runs a command; a failure says which.
+fn run(command: &mut Command) -> Result<(), Failure> {
+    let status = command.status().map_err(|e| format!("{:?}: {e}", command.get_program()))?;
+    if !status.success() {
+        return Err(format!("{:?} failed ({status})", command.get_program()).into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_page_of_the_map_must_be_a_split_module() {
+        let mut modules = std::collections::HashMap::new();
+        for (_, split) in ENTRIES {
+            modules.insert(split.to_string(), vec![format!("split_{split}")]);
+        }
+        let html = with_tags("<head></head><body></body>", "/", "/pkg-0/", &modules, &["perch.js".into()]).unwrap();
+        assert!(html.contains("\"/pkg-0/split_page_thread.wasm\""), "{html}");
+        assert!(html.find("import init").unwrap() < html.find("</head>").unwrap());
+        modules.remove("page_thread");
+        assert!(with_tags("<head></head>", "/", "/pkg-0/", &modules, &[]).is_err());
+    }
+}
