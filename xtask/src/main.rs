@@ -308,9 +308,9 @@ mod tests {
             modules.insert(split.to_string(), vec![format!("split_{split}")]);
         }
         let html = with_tags("<head></head><body></body>", "/", "/pkg-0/", &modules, &["perch.js".into()]).unwrap();
-        assert!(html.contains("\"/pkg-0/split_page_thread.wasm\""), "{html}");
+        assert!(html.contains("\"/pkg-0/split_pages.wasm\""), "{html}");
         assert!(html.find("import init").unwrap() < html.find("</head>").unwrap());
-        modules.remove("page_thread");
+        modules.remove("pages");
         assert!(with_tags("<head></head>", "/", "/pkg-0/", &modules, &[]).is_err());
     }
 }
