@@ -62,6 +62,7 @@ test('a page whose module cannot be loaded says so with Retry, and Retry opens i
   await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
   await expect(alert).toBeVisible();
+  await expectAccessible(page);
   // The rest of the app still works.
   await expect(page.getByRole('banner').getByRole('link', { name: 'Home' })).toBeVisible();
   blocked = false;

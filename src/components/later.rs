@@ -103,7 +103,7 @@ where
     move || {
         arrived.track();
         if failed.get() {
-            return unloaded(failed);
+            return unloaded(failed, meanwhile);
         }
         let mut loading = Box::pin(load());
         let waker = futures::task::noop_waker();
@@ -116,9 +116,9 @@ where
                     }
                     view
                 }
-                _ => unloaded(failed),
+                _ => unloaded(failed, meanwhile),
             },
-            Poll::Ready(Err(_)) => unloaded(failed),
+            Poll::Ready(Err(_)) => unloaded(failed, meanwhile),
             Poll::Pending => {
                 // The page may be gone when it arrives: `try_` touches
                 // nothing disposed.
@@ -138,6 +138,7 @@ fn placeholder(meanwhile: Meanwhile) -> AnyView {
     match meanwhile {
         Meanwhile::Page => view! {
             <main id="main" class="page" aria-busy="true">
+                <h1 class="visually-hidden">"Perch"</h1>
                 <div class="post skeleton" aria-hidden="true"><div class="skeleton-line short"></div><div class="skeleton-line"></div><div class="skeleton-line"></div></div>
                 <div class="post skeleton" aria-hidden="true"><div class="skeleton-line short"></div><div class="skeleton-line"></div><div class="skeleton-line"></div></div>
             </main>
@@ -147,16 +148,26 @@ fn placeholder(meanwhile: Meanwhile) -> AnyView {
     }
 }
 
-/// The module could not be loaded: say so, in its place, with Retry (a
-/// failed load is not remembered, so Retry asks again).
-fn unloaded(failed: RwSignal<bool>) -> AnyView {
-    view! {
+/// The module could not be loaded: say so, in its place (a page's, with
+/// the page's frame), with Retry (a failed load is not remembered, so Retry
+/// asks again).
+fn unloaded(failed: RwSignal<bool>, meanwhile: Meanwhile) -> AnyView {
+    let said = view! {
         <div class="error-box unloaded" role="alert">
             <p>{t::part_unloaded()}</p>
             <div class="actions">
                 <button type="button" on:click=move |_| failed.set(false)>{t::retry()}</button>
             </div>
         </div>
+    };
+    match meanwhile {
+        Meanwhile::Page => view! {
+            <main id="main" class="page">
+                <h1 class="visually-hidden">"Perch"</h1>
+                {said}
+            </main>
+        }
+        .into_any(),
+        Meanwhile::Nothing => said.into_any(),
     }
-    .into_any()
 }
