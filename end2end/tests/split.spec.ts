@@ -42,9 +42,10 @@ test('a page reached by a link loads its module, and the pages it links to come 
   await page.goto('/');
   const feed = page.getByRole('feed', { name: 'Timeline' });
   await expect(feed.getByRole('article').first()).toBeVisible();
-  // Once Home is drawn and the browser idle, the module of the pages it
-  // links to (threads, profiles) is asked for, at low priority.
-  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_pages.wasm');
+  // Once Home is drawn and has settled, the module of the pages it links
+  // to (threads, profiles) is asked for, at low priority.
+  // (Once the page has settled: its load, then 3 s, then an idle moment.)
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file), { timeout: 20_000 }).toContain('split_pages.wasm');
   const first = feed.getByRole('article').first();
   await first.getByRole('link', { name: /ago|now|\d/ }).first().click();
   await expect(page).toHaveURL(/\/post\//);
