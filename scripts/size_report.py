@@ -11,8 +11,12 @@ in docs/size.md.
 """
 import gzip, json, os, re, subprocess, sys
 
-# Bytes, brotli, per entry: the first load as last measured (docs/size.md).
-LIMITS = {'signin': 268_900, 'home': 352_000, 'thread': 371_700, 'profile': 371_700}
+# Bytes, brotli, per entry: the first load as last measured (docs/size.md),
+# plus 1 KB: the split build is not byte-for-byte repeatable (the same
+# sources gave sign-in 268,857 and 268,951 bytes, a thread 371,629 and
+# 371,888: the splitter's output varies from run to run), and a limit
+# closer than that would fail a build that did not grow.
+LIMITS = {'signin': 270_000, 'home': 353_000, 'thread': 373_000, 'profile': 373_000}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.

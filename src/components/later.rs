@@ -30,24 +30,6 @@ use std::task::Poll;
 /// The body sees what its file imports. A failed load is an `Err`, never a
 /// panic (`fallible`: a panic would stop the whole app).
 macro_rules! lazy {
-    // `main`: not split at all, as in a build that does not split.
-    (main, fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            use ::leptos::prelude::{AnyView, IntoAny};
-            use ::leptos::wasm_split::SplitLoaderError;
-            pub use self::$name as draw;
-
-            pub async fn load() -> Result<(), SplitLoaderError> {
-                Ok(())
-            }
-
-            pub async fn $name($($arg: $ty),*) -> Result<AnyView, SplitLoaderError> {
-                Ok($body.into_any())
-            }
-        }
-    };
     ($module:ident, fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
         mod $name {
             #[allow(unused_imports)]

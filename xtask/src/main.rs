@@ -28,9 +28,9 @@ const APP: &str = "perch";
 /// binaryen, installed by scripts/setup.sh.
 const WASM_OPT_VERSION: &str = "wasm-opt version 132";
 /// What a direct load of a path needs first: each pattern, tried in order,
-/// names the split module that draws that page (`lazy!` in `src/routes/`;
-/// `main` for a page drawn by the main module). The groups (docs/split.md,
-/// "Groups"): Home alone, the other pages together, sign-in alone.
+/// names the split module that draws that page (`lazy!` in `src/routes/`).
+/// The groups (docs/split.md, "Groups"): Home alone, the other pages
+/// together, sign-in alone.
 /// `index.html` asks for the module's files at once, beside the main
 /// module, so a page opened from a link does not wait for the app to start
 /// before its own code is asked for.
@@ -233,7 +233,7 @@ fn with_tags(
     // scripts/size-by-part.sh builds variants with pages taken out.
     let partial = env::var("PERCH_SPLIT_PARTIAL").as_deref() == Ok("1");
     for (_, split) in ENTRIES {
-        if *split != "main" && !sorted.contains_key(*split) && !partial {
+        if !sorted.contains_key(*split) && !partial {
             return Err(format!("no split module {split}: ENTRIES and src/routes/ differ").into());
         }
     }
