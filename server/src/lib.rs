@@ -141,8 +141,13 @@ pub fn router(state: AppState, options: &ServeOptions) -> Router {
             CorsLayer::new()
                 .allow_origin(AllowOrigin::list(origins))
                 .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
-                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, idempotency::HEADER])
-                .expose_headers([header::RETRY_AFTER, idempotency::REPLAYED])
+                .allow_headers([
+                    header::AUTHORIZATION,
+                    header::CONTENT_TYPE,
+                    idempotency::HEADER,
+                    header::IF_NONE_MATCH,
+                ])
+                .expose_headers([header::RETRY_AFTER, idempotency::REPLAYED, header::ETAG])
                 .max_age(Duration::from_secs(3600)),
         );
     }

@@ -18,6 +18,12 @@
 //! as soon as the cache is next touched, and a write empties it (nothing
 //! kept before a write is given again anyway). The key is the path alone:
 //! no handler reads a query string, so `?n=1`, `?n=2`… are one answer.
+//!
+//! **Conditional reads** (docs/api.md): every 200 it gives carries a weak
+//! `ETag` made from the same key (caller, scopes, path) and the body, so
+//! two tokens' views never share one; a GET whose `If-None-Match` names it
+//! gets `304 Not Modified` with no body. Answers stay `no-store`: the app
+//! keeps the tag itself beside what it keeps (the Activity check).
 
 use crate::extractor::{Caller, CallerLookup};
 use axum::body::{to_bytes, Body, Bytes};
@@ -151,6 +157,56 @@ fn json(body: Bytes) -> Response {
     res
 }
 
+/// The weak tag of `body` as the caller, scopes and path of `key` were
+/// told it: the same body told to another caller has another tag.
+pub fn etag(key: &str, body: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update((key.len() as u64).to_le_bytes());
+    hash.update(key.as_bytes());
+    hash.update(body);
+    let digest = hash.finalize();
+    let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("W/\"{hex}\"")
+}
+
+/// Whether an `If-None-Match` value names `tag` (a list, `*`, weak or strong).
+fn names(if_none_match: &str, tag: &str) -> bool {
+    let bare = |t: &str| t.trim().trim_start_matches("W/").to_owned();
+    if_none_match.split(',').any(|t| t.trim() == "*" || bare(t) == bare(tag))
+}
+
+/// The answer `body` for `key`, or 304 when the request already holds it.
+fn tagged(
+    key: &str,
+    if_none_match: Option<&HeaderValue>,
+    parts: Option<axum::http::response::Parts>,
+    body: Bytes,
+) -> Response {
+    let tag = etag(key, &body);
+    let value = HeaderValue::from_str(&tag).expect("hex in quotes is a header value");
+    let held = if_none_match.and_then(|v| v.to_str().ok()).is_some_and(|v| names(v, &tag));
+    let mut res = if held {
+        let mut res = StatusCode::NOT_MODIFIED.into_response();
+        if let Some(parts) = parts {
+            // A 304 carries what a 200 would have, but not the body's own headers.
+            for (name, value) in parts.headers.iter() {
+                if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+                    res.headers_mut().insert(name.clone(), value.clone());
+                }
+            }
+        }
+        res
+    } else {
+        match parts {
+            Some(parts) => Response::from_parts(parts, Body::from(body)),
+            None => json(body),
+        }
+    };
+    res.headers_mut().insert(header::ETAG, value);
+    res
+}
+
 /// The middleware of the routes under `/api/v1`: answers a GET from what
 /// was kept, or keeps the handler's 200; moves the generation on after
 /// every other method.
@@ -176,8 +232,9 @@ pub async fn remember(
     // The path alone: no handler reads the query, so it must not make
     // new entries.
     let key = format!("{}|{}|{}", caller.user_id, Scope::join(&caller.scopes), parts.uri.path());
+    let if_none_match = parts.headers.get(header::IF_NONE_MATCH).cloned();
     if let Some(body) = reads.get(&key) {
-        return json(body);
+        return tagged(&key, if_none_match.as_ref(), None, body);
     }
     let generation = reads.generation.load(Ordering::SeqCst);
     parts.extensions.insert(caller);
@@ -189,9 +246,9 @@ pub async fn remember(
     match to_bytes(body, usize::MAX).await {
         Ok(bytes) => {
             if bytes.len() <= MAX_BODY {
-                reads.put(key, generation, bytes.clone());
+                reads.put(key.clone(), generation, bytes.clone());
             }
-            Response::from_parts(parts, Body::from(bytes))
+            tagged(&key, if_none_match.as_ref(), Some(parts), bytes)
         }
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
@@ -237,6 +294,18 @@ mod tests {
         cache.put("b".into(), 0, body(10));
         assert!(cache.get("b").is_none());
         assert_eq!(cache.bytes(), 0, "an answer read before the write is not kept");
+    }
+
+    #[test]
+    fn a_tag_is_per_caller_and_body_and_matches_as_browsers_send_it() {
+        let tag = etag("ada|post.get|/post/1", b"{}");
+        assert!(tag.starts_with("W/\"") && tag.ends_with('"'));
+        assert_ne!(tag, etag("bob|post.get|/post/1", b"{}"), "another caller, another tag");
+        assert_ne!(tag, etag("ada|post.get|/post/1", b"{ }"), "another body, another tag");
+        assert!(names(&tag, &tag));
+        assert!(names(&format!("\"x\", {}", tag.trim_start_matches("W/")), &tag), "in a list, weak or not");
+        assert!(names("*", &tag));
+        assert!(!names("W/\"0000\"", &tag));
     }
 
     #[test]
