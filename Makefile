@@ -1,5 +1,5 @@
 # The two commands of the README, and their parts.
-#   make run   build the app (release) and serve it with the API and demo data on 127.0.0.1:8080
+#   make run   build the app (release) and serve it with the API and the live demo (demo people act every 20 s) on 127.0.0.1:8080
 #   make test  every test: native (model, server), browser unit tests, Playwright end to end
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -12,7 +12,7 @@ ADDR ?= 127.0.0.1:8080
 
 run: setup app
 	cargo build --profile server -p perch-server
-	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo
+	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo --live
 
 test: setup
 	$(MAKE) --no-print-directory test-lint test-native test-openapi test-wasm app test-size test-e2e

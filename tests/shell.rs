@@ -24,7 +24,12 @@ fn h1_text() -> String {
 }
 
 fn config() -> ClientConfig {
-    ClientConfig { api_base: "/api/v1".into(), application_id: "perch-web".into(), local_copy_posts: None }
+    ClientConfig {
+        api_base: "/api/v1".into(),
+        application_id: "perch-web".into(),
+        local_copy_posts: None,
+        activity_check_seconds: None,
+    }
 }
 
 /// What a page shows right after the shell routes to it: the class of its

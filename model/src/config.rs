@@ -19,6 +19,11 @@ pub struct ClientConfig {
     /// absent, none kept at 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_copy_posts: Option<u32>,
+    /// How often, in seconds, a visible tab checks the account's activity
+    /// (replies, followers, likes); the app's own 120 when absent. The
+    /// reference server's live demo (`serve --demo --live`) says 30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity_check_seconds: Option<u32>,
 }
 
 impl ClientConfig {
@@ -50,6 +55,7 @@ mod tests {
     #[test]
     fn checks_what_people_get_wrong() {
         let good = ClientConfig {
+            activity_check_seconds: None,
             api_base: "http://127.0.0.1:8080/api/v1/".into(),
             application_id: "app".into(),
             local_copy_posts: None,

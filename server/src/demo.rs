@@ -22,7 +22,7 @@ pub const PEOPLE: [(&str, &str, &str, &[&str]); 8] = [
     ("olga", "Ольга Петрова (Olga)", "Chess coach. Blunders are lessons.", &[]),
 ];
 
-const OPENERS: [&str; 16] = [
+pub(crate) const OPENERS: [&str; 16] = [
     "Morning walk: the heron was back on the old pier.",
     "Finished the first draft today. It is terrible, and that is fine.",
     "Is anyone else keeping a notebook of small good things? Today: warm bread.",
@@ -41,7 +41,7 @@ const OPENERS: [&str; 16] = [
     "Fixed the bug. It was a missing minus sign, as always.",
 ];
 
-const REPLIES: [&str; 14] = [
+pub(crate) const REPLIES: [&str; 14] = [
     "Love this.",
     "Same here, honestly.",
     "Do you have a photo?",
@@ -80,7 +80,7 @@ pub fn five_hundred_chars() -> String {
 }
 
 /// A small deterministic random source (xorshift64*).
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -89,7 +89,7 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
     fn chance(&mut self, percent: u64) -> bool {

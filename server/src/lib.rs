@@ -12,6 +12,7 @@ pub mod demo;
 pub mod error;
 pub mod extractor;
 pub mod idempotency;
+pub mod live;
 pub mod oauth;
 pub mod openapi;
 pub mod rate_limit;
@@ -46,6 +47,8 @@ pub struct ServeOptions {
     pub db: PathBuf,
     pub static_dir: Option<PathBuf>,
     pub demo: bool,
+    /// With the demo: demo people act at this pace (`live.rs`).
+    pub live: Option<Duration>,
     /// Origins allowed to call the API from a browser (CORS), e.g. `https://perch.example`.
     pub allow_origins: Vec<String>,
     /// Where people reach the app, besides this machine's own address; its
@@ -76,6 +79,7 @@ impl Default for ServeOptions {
             db: PathBuf::from("data/perch.db"),
             static_dir: None,
             demo: false,
+            live: None,
             allow_origins: Vec::new(),
             public_urls: Vec::new(),
             token_requests_per_minute: 1200,
@@ -159,6 +163,8 @@ pub struct Running {
     pub state: AppState,
     stop: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
+    /// The live demo's acts, stopped with the server.
+    live: Option<JoinHandle<()>>,
 }
 
 /// Opens the database, registers the web app, and starts serving on
@@ -198,17 +204,25 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         reads: Arc::new(read_cache::ReadCache::new(options.read_cache_bytes)),
         refreshes: Arc::new(tokens::RecentRefreshes::new(options.refresh_grace)),
         keyed: Arc::default(),
+        activity_check_seconds: options.live.filter(|_| options.demo).map(|_| 30),
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(connections::serve(listener, app, options.timeouts, stopped));
-    Ok(Running { state, stop, task })
+    let live = match options.live.filter(|_| options.demo) {
+        Some(every) => Some(tokio::spawn(live::run(state.clone(), app_row, every, live::MAX_ACTS))),
+        None => None,
+    };
+    Ok(Running { state, stop, task, live })
 }
 
 impl Running {
     /// Finishes in-flight requests (for at most the shutdown timeout, then
     /// cuts them off), closes the database, and returns.
     pub async fn stop(self) -> anyhow::Result<()> {
+        if let Some(live) = &self.live {
+            live.abort();
+        }
         let _ = self.stop.send(());
         self.task.await??;
         self.state.db.close().await;

@@ -30,6 +30,13 @@ enum Command {
         /// Fill an empty database with demo people and posts.
         #[arg(long)]
         demo: bool,
+        /// With --demo: demo people reply to mira, like, follow and post on
+        /// a timer (bounded; stops with the server).
+        #[arg(long, requires = "demo")]
+        live: bool,
+        /// The live demo's pace, in seconds between two acts.
+        #[arg(long, default_value_t = 20, requires = "live")]
+        live_every: u64,
         /// An origin allowed to call the API from a browser (CORS); repeat for more.
         #[arg(long = "allow-origin", env = "PERCH_ALLOW_ORIGINS", value_delimiter = ',')]
         allow_origins: Vec<String>,
@@ -109,6 +116,8 @@ async fn main() -> anyhow::Result<()> {
             addr,
             static_dir,
             demo,
+            live,
+            live_every,
             allow_origins,
             public_urls,
             token_requests_per_minute,
@@ -120,6 +129,7 @@ async fn main() -> anyhow::Result<()> {
                 db: cli.db,
                 static_dir,
                 demo,
+                live: live.then(|| std::time::Duration::from_secs(live_every.max(1))),
                 allow_origins,
                 public_urls,
                 token_requests_per_minute,

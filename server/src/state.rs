@@ -31,6 +31,9 @@ pub struct AppState {
     pub refreshes: Arc<tokens::RecentRefreshes>,
     /// Requests with an Idempotency-Key being answered now.
     pub keyed: Arc<idempotency::Running>,
+    /// What `config.json` tells the app about its activity checks: 30 s
+    /// under the live demo, the app's own pace otherwise.
+    pub activity_check_seconds: Option<u32>,
 }
 
 /// The caller's extractor and the layers ask for their part of the state

@@ -81,3 +81,53 @@ async fn the_demo_has_what_the_app_needs_to_show() {
     let page: UserPostsPage = serde_json::from_value(page).unwrap();
     assert_eq!(page.posts.len(), 15, "a full first page of the demo account's posts");
 }
+
+/// `serve --demo --live`: demo people reply to mira, like, follow and post
+/// through the interface, so what she reads changes; the counts stay true;
+/// the acts stop with the server; config.json tells the app to check often.
+#[tokio::test]
+async fn the_live_demo_acts_through_the_interface_and_stops_with_the_server() {
+    let server = Server::start_with(|o| {
+        o.demo = true;
+        o.live = Some(std::time::Duration::from_millis(40));
+    })
+    .await;
+    let posts_before = count(server.db(), "SELECT COUNT(*) FROM posts").await;
+    let mira_replies_before =
+        count(server.db(), "SELECT COALESCE(SUM(reply_count), 0) FROM posts WHERE author_id = (SELECT id FROM users WHERE username = 'mira')").await;
+    // Some 50 acts: replies and posts are most of them.
+    tokio::time::sleep(std::time::Duration::from_millis(2_500)).await;
+    let posts_after = count(server.db(), "SELECT COUNT(*) FROM posts").await;
+    assert!(posts_after > posts_before + 5, "{posts_before} -> {posts_after} posts");
+    let mira_replies =
+        count(server.db(), "SELECT COALESCE(SUM(reply_count), 0) FROM posts WHERE author_id = (SELECT id FROM users WHERE username = 'mira')").await;
+    assert!(mira_replies > mira_replies_before, "mira got replies");
+    // The counts follow the rows, as after any write through the interface.
+    let wrong = count(
+        server.db(),
+        "SELECT COUNT(*) FROM posts WHERE reply_count != (SELECT COUNT(*) FROM posts r WHERE r.parent_uuid = posts.uuid) \
+         OR like_count != (SELECT COUNT(*) FROM likes l WHERE l.post_id = posts.id)",
+    )
+    .await;
+    assert_eq!(wrong, 0);
+    let config: serde_json::Value =
+        reqwest::get(format!("{}/config.json", server.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(config["activity_check_seconds"], 30);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn without_live_the_demo_stays_still_and_config_json_leaves_the_pace_to_the_app() {
+    let server = Server::start_with(|o| o.demo = true).await;
+    let before = count(server.db(), "SELECT COUNT(*) FROM posts").await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(count(server.db(), "SELECT COUNT(*) FROM posts").await, before);
+    let config: serde_json::Value =
+        reqwest::get(format!("{}/config.json", server.base)).await.unwrap().json().await.unwrap();
+    assert!(config.get("activity_check_seconds").is_none(), "{config}");
+    server.stop().await;
+}
+
+async fn count(db: &perch_server::db::Db, sql: &str) -> i64 {
+    sqlx::query_scalar::<_, i64>(sql).fetch_one(db).await.unwrap()
+}
