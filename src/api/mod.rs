@@ -107,6 +107,15 @@ pub struct Api {
     account: Option<Arc<str>>,
 }
 
+/// A conditional read's answer ([`Api::get_if_changed`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fresh<T> {
+    /// 304: what the caller kept with this `ETag` is still true.
+    Unchanged,
+    /// The answer, and its `ETag` when the server gives one.
+    Changed(T, Option<String>),
+}
+
 /// What the server's answers have shown so far this visit.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Reach {
@@ -263,9 +272,20 @@ impl Api {
     ) -> Result<T, ApiError> {
         // Boxed as a trait object: one copy of its state machine, not one
         // inlined into each body type's future.
-        let exchange: std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, ApiError>> + '_>> =
-            Box::pin(self.exchange(method, path, body, key));
-        parse(&exchange.await?)
+        let exchange: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Reply, ApiError>> + '_>> =
+            Box::pin(self.exchange(method, path, body, key, None));
+        parse(&exchange.await?.text)
+    }
+
+    /// A conditional GET (docs/api.md): with the `ETag` kept from the last
+    /// answer, a server that has nothing new answers 304, and this
+    /// [`Fresh::Unchanged`]; a server without ETags answers in full.
+    pub async fn get_if_changed<T: DeserializeOwned>(&self, path: &str, etag: Option<&str>) -> Result<Fresh<T>, ApiError> {
+        let reply = self.exchange("GET", path, None, None, etag).await?;
+        if reply.status == 304 {
+            return Ok(Fresh::Unchanged);
+        }
+        Ok(Fresh::Changed(parse(&reply.text)?, reply.etag))
     }
 
     /// Sends a request with the session's token, refreshing it once on a
@@ -277,13 +297,15 @@ impl Api {
         path: &str,
         body: Option<String>,
         key: Option<&str>,
-    ) -> Result<String, ApiError> {
+        if_none_match: Option<&str>,
+    ) -> Result<Reply, ApiError> {
         let url = format!("{}{path}", self.base);
         let abort = abort_on_cleanup();
         let mut retried = false;
         loop {
             let token = self.token().await?;
-            let extra = http::Extra { token: token.as_deref(), body: body.as_deref(), key, abort: abort.as_ref() };
+            let extra =
+                http::Extra { token: token.as_deref(), body: body.as_deref(), key, abort: abort.as_ref(), if_none_match };
             let sent = http::send(method, &url, extra).await;
             // A request the page cut off says nothing about the server.
             if !abort.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
@@ -375,7 +397,7 @@ impl Api {
             http::send("GET", &format!("{}/user", self.base), http::Extra { token: Some(token), ..Default::default() })
                 .await
                 .map_err(ApiError::Network)?;
-        parse(&read(res, &*self.tokens)?)
+        parse(&read(res, &*self.tokens)?.text)
     }
 
     async fn post_root<T: DeserializeOwned>(&self, path: &str, body: String) -> Result<T, ApiError> {
@@ -402,10 +424,11 @@ impl Api {
 fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Invalid(e.to_string()))
 }
-/// Reads a response: the body on 200, else the error (learning missing scopes).
-fn read(res: Reply, tokens: &dyn Tokens) -> Result<String, ApiError> {
-    if res.ok() {
-        return Ok(res.text);
+/// Reads a response: the answer on 200 (or 304, to a conditional read),
+/// else the error (learning missing scopes).
+fn read(res: Reply, tokens: &dyn Tokens) -> Result<Reply, ApiError> {
+    if res.ok() || res.status == 304 {
+        return Ok(res);
     }
     let error = error_from(res);
     if let ApiError::Forbidden { missing, .. } = &error {

@@ -196,3 +196,34 @@ pub fn day(at: Timestamp, now_ms: i64) -> String {
     let year = |ms: i64| js_sys::Date::new(&JsValue::from_f64(ms as f64)).get_full_year();
     local(at, if year(at.millis()) == year(now_ms) { Style::Day } else { Style::DayAndYear })
 }
+
+/// Whether the tab is on screen.
+pub fn visible() -> bool {
+    document().visibility_state() == web_sys::VisibilityState::Visible
+}
+
+/// Resolves after `ms` milliseconds (a timer: slower in a hidden tab).
+pub async fn sleep(ms: i64) {
+    let ms = ms.clamp(0, i32::MAX as i64) as i32;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Resolves once the tab is on screen: at once when it is, else when it
+/// comes back.
+pub async fn until_visible() {
+    while !visible() {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let options = web_sys::AddEventListenerOptions::new();
+            options.set_once(true);
+            let _ = document().add_event_listener_with_callback_and_add_event_listener_options(
+                "visibilitychange",
+                &resolve,
+                &options,
+            );
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+}

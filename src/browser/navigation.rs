@@ -121,5 +121,67 @@ pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
 /// changes. (What leptos_meta's `<Title>` did here, without the crate.)
 #[component]
 pub fn Title(#[prop(into)] text: Signal<String>) -> impl IntoView {
-    Effect::new(move |_| document().set_title(&text.get()));
+    Effect::new(move |_| document().set_title(&with_count(&text.get(), UNREAD_COUNT.with(std::cell::Cell::get))));
+}
+
+thread_local! {
+    /// The count the title starts with ([`show_unread`]).
+    static UNREAD_COUNT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// `title` as the tab shows it: "(3) Perch" while 3 are unread.
+fn with_count(title: &str, unread: u32) -> String {
+    let bare = without_count(title);
+    if unread == 0 {
+        bare.to_owned()
+    } else {
+        format!("({unread}) {bare}")
+    }
+}
+
+/// A title without the count an earlier [`with_count`] put first.
+fn without_count(title: &str) -> &str {
+    match title.strip_prefix('(').and_then(|rest| rest.split_once(") ")) {
+        Some((n, bare)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => bare,
+        _ => title,
+    }
+}
+
+/// Shows how many activities are unread in the tab's title ("(3) Perch")
+/// and, in an installed app, on its icon (`navigator.setAppBadge`, where
+/// the browser has it), whatever page is open.
+pub fn show_unread(unread: u32) {
+    UNREAD_COUNT.with(|c| c.set(unread));
+    let document = document();
+    document.set_title(&with_count(&document.title(), unread));
+    let navigator = window().navigator();
+    let (method, args) = if unread == 0 { ("clearAppBadge", vec![]) } else { ("setAppBadge", vec![unread]) };
+    if let Ok(f) = js_sys::Reflect::get(&navigator, &method.into()) {
+        if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&f) {
+            let answer = match args.first() {
+                Some(n) => f.call1(&navigator, &(*n).into()),
+                None => f.call0(&navigator),
+            };
+            // A refused badge (not installed, no permission) is a rejected promise: caught.
+            if let Ok(promise) = answer.and_then(|p| wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(p)) {
+                leptos::task::spawn_local(async move {
+                    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::{with_count, without_count};
+
+    #[test]
+    fn the_count_leads_the_title_and_goes_when_read() {
+        assert_eq!(with_count("Perch", 3), "(3) Perch");
+        assert_eq!(with_count("(3) Perch", 5), "(5) Perch");
+        assert_eq!(with_count("(12) Thread · Perch", 0), "Thread · Perch");
+        assert_eq!(without_count("(a) Perch"), "(a) Perch", "only a number is a count");
+        assert_eq!(without_count("() Perch"), "() Perch");
+    }
 }

@@ -37,6 +37,12 @@ pub enum Key {
     Outbox { account: String },
     /// "on" when new posts are held 5 s with Undo (`store/outbox.rs`).
     UndoSend,
+    /// What the account's activity checks found and keep comparing with
+    /// (`store/activity/`).
+    Activity { account: String },
+    /// How many of the account's activities are unread: a number, small,
+    /// so the header reads it without the rest (`store/activity/`).
+    Unread { account: String },
 }
 
 /// Where a draft is being written.
@@ -69,6 +75,8 @@ impl Key {
             },
             Key::Outbox { account } => format!("perch.outbox.{account}"),
             Key::UndoSend => "perch.undo_send".into(),
+            Key::Activity { account } => format!("perch.activity.{account}"),
+            Key::Unread { account } => format!("perch.unread.{account}"),
         }
     }
 
@@ -78,7 +86,9 @@ impl Key {
             Key::Relations { account }
             | Key::Reading { account }
             | Key::Draft { account, .. }
-            | Key::Outbox { account } => Some(account),
+            | Key::Outbox { account }
+            | Key::Activity { account }
+            | Key::Unread { account } => Some(account),
             _ => None,
         }
     }
@@ -140,15 +150,18 @@ pub fn remove(key: &Key) {
 
 /// Removes everything kept for `account`: its drafts (unless
 /// `keep_drafts`: the person chose to find them at their next sign-in),
-/// what it likes and follows, where it was reading. At sign-out, so the
+/// what it likes and follows, where it was reading, its activity. At sign-out, so the
 /// next person on this browser finds nothing of it.
 pub fn forget_account(account: &str, keep_drafts: bool) {
     let drafts = drafts_prefix(account);
     let relations = Key::Relations { account: account.to_owned() }.name();
     let reading = Key::Reading { account: account.to_owned() }.name();
     let outbox = Key::Outbox { account: account.to_owned() }.name();
+    let activity = Key::Activity { account: account.to_owned() }.name();
+    let unread = Key::Unread { account: account.to_owned() }.name();
     remove_where(|name| {
-        (!keep_drafts && (name.starts_with(&drafts) || name == outbox)) || name == relations || name == reading
+        (!keep_drafts && (name.starts_with(&drafts) || name == outbox))
+            || [&relations, &reading, &activity, &unread].contains(&&name.to_owned())
     });
 }
 
@@ -225,5 +238,8 @@ mod tests {
         assert_eq!(draft(DraftContext::New), "perch.draft.u1.new");
         assert_eq!(draft(DraftContext::Reply("p1".into())), "perch.draft.u1.reply.p1");
         assert_eq!(draft(DraftContext::Edit("p1".into())), "perch.draft.u1.edit.p1");
+        assert_eq!(Key::Activity { account: "u1".into() }.name(), "perch.activity.u1");
+        assert_eq!(Key::Unread { account: "u1".into() }.name(), "perch.unread.u1");
+        assert_eq!(Key::Unread { account: "u1".into() }.account(), Some("u1"), "written only while signed in");
     }
 }

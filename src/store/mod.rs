@@ -17,6 +17,7 @@
 //! timeline). "Owner" alone is left to Leptos' reactive owner. A list's
 //! `fresh` items are those reading again found, waiting behind "Show N new".
 
+pub mod activity;
 pub mod copy;
 mod loading;
 pub mod outbox;

@@ -98,6 +98,24 @@ impl Store {
             .clone()
     }
 
+    /// Whether the account follows `uuid`, as far as the store knows now,
+    /// reading nothing: a follow toggle's server state, the server's
+    /// `followed`, or what toggles taught on earlier visits.
+    pub(crate) fn follows_known(&self, uuid: &str) -> bool {
+        let toggle = lock(&self.inner.toggles).get(&ToggleKey::Follow(uuid.to_owned())).map(|(t, _)| t.clone());
+        if let Some(toggle) = toggle {
+            return toggle.with_untracked(|t| t.server());
+        }
+        let in_list = lock(&self.inner.lists)
+            .get(&ListKey::Following(self.me().unwrap_or_default()))
+            .is_some_and(|l| l.with_untracked(|l| l.items.iter().any(|u| u == uuid)));
+        in_list
+            || self
+                .followed_said(uuid)
+                .or_else(|| self.me().and_then(|me| recall(&me).follows.get(uuid).copied()))
+                .unwrap_or(false)
+    }
+
     /// Why the last request of this like or follow failed, if it did.
     pub fn toggle_error(&self, key: &ToggleKey) -> ArcReadSignal<Option<crate::i18n::Text>> {
         self.toggle_error_mut(key).read_only()

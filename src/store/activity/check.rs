@@ -1,0 +1,112 @@
+//! One check of the account's activity against the server: its posts'
+//! first page and its followers, each a conditional read (`If-None-Match`
+//! with the kept `ETag`: two 304s when nothing changed); every page of its
+//! last 60 posts on a full check; the replies pages of each post whose
+//! replies grew; mentions from what the store already read. Everything is
+//! asked as the account that the check is for ([`Api::as_account`]).
+
+use super::compare::{self, Kept};
+use super::{kept, save, FULL_EVERY, ITEMS_KEPT, POST_PAGES};
+use crate::api::{Api, ApiError, Fresh};
+use crate::store::Store;
+use leptos::prelude::GetUntracked;
+use perch_model::{FollowersList, Post, RepliesPage, Scope, User, UserPostsPage};
+
+/// What a check did.
+#[derive(Debug, PartialEq)]
+pub enum Checked {
+    /// It read the server and kept what it found.
+    Read,
+    /// Another tab had just read for the account: its result is kept already.
+    Fresh,
+}
+
+impl Store {
+    /// Checks `me`'s activity now (or finds that another tab just did,
+    /// `fresh_for_ms`), under a lock the account's tabs share, and keeps
+    /// the result for every tab.
+    /// `scopes`: the token's, as the session says now.
+    pub async fn check_activity(&self, me: &User, scopes: &[Scope], fresh_for_ms: f64) -> Result<Checked, ApiError> {
+        let lock = format!("perch-activity-{}", me.uuid);
+        crate::browser::tab_lock::exclusive(&lock, async {
+            let mut kept = kept(&me.uuid);
+            if js_sys::Date::now() - kept.read_ms < fresh_for_ms {
+                return Ok(Checked::Fresh);
+            }
+            let api = self.api.as_account(&me.uuid);
+            self.look(&api, me, scopes, &mut kept).await?;
+            save(&me.uuid, &kept);
+            Ok(Checked::Read)
+        })
+        .await
+    }
+
+    async fn look(&self, api: &Api, me: &User, scopes: &[Scope], kept: &mut Kept) -> Result<(), ApiError> {
+        let full = !kept.looked() || kept.since_full + 1 >= FULL_EVERY || kept.read_ms == 0.0;
+        let now = js_sys::Date::now();
+        let mut grown = Vec::new();
+        // The first page alone, unless full: two requests when nothing changed.
+        for page in 1..=if full { POST_PAGES } else { 1 } {
+            let path = format!("/user/{}/posts/{page}", me.uuid);
+            if let Some(read) = conditional::<UserPostsPage>(api, kept, &path).await? {
+                grown.extend(kept.compare_posts(&read.posts, &me.uuid, now));
+                if read.posts.len() < 15 {
+                    break;
+                }
+            }
+        }
+        kept.since_full = if full { 0 } else { kept.since_full + 1 };
+        for (uuid, old, new) in grown {
+            for page in compare::reply_pages(old, new) {
+                let read: RepliesPage = api.replies(&uuid, page).await?;
+                let replies = compare::after(page, old, read.replies);
+                replies.iter().for_each(|r| drop(self.put_post(r.clone())));
+                kept.add_replies(replies, &me.uuid, now);
+            }
+        }
+        // A pasted token's scopes are assumed: a 403 teaches what is missing.
+        let may_read_followers = scopes.contains(&Scope::UserFollowersGet);
+        if may_read_followers {
+            let path = format!("/user/{}/followers", me.uuid);
+            match conditional::<FollowersList>(api, kept, &path).await {
+                Ok(Some(read)) => kept.compare_followers(read.followers, now),
+                Ok(None) => {}
+                Err(ApiError::Forbidden { missing, .. }) if missing.contains(&Scope::UserFollowersGet) => {
+                    kept.followers_refused = true;
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            kept.followers_refused = true;
+        }
+        let posts = self.posts_untracked();
+        kept.add_mentions(posts.iter(), me, |uuid| self.follows_known(uuid), now);
+        kept.finish(now, ITEMS_KEPT);
+        Ok(())
+    }
+
+    /// Every post the store holds now.
+    fn posts_untracked(&self) -> Vec<Post> {
+        crate::store::lock(&self.inner.posts).values().map(|p| p.get_untracked()).collect()
+    }
+}
+
+/// Reads `path` unless the server says it is unchanged since the kept
+/// `ETag` (`None`); keeps the new tag.
+async fn conditional<T: serde::de::DeserializeOwned>(
+    api: &Api,
+    kept: &mut Kept,
+    path: &str,
+) -> Result<Option<T>, ApiError> {
+    let tag = kept.tags.get(path).cloned();
+    match api.get_if_changed::<T>(path, tag.as_deref()).await? {
+        Fresh::Unchanged => Ok(None),
+        Fresh::Changed(value, tag) => {
+            match tag {
+                Some(tag) => kept.tags.insert(path.to_owned(), tag),
+                None => kept.tags.remove(path),
+            };
+            Ok(Some(value))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! When the account's activity is checked: on opening the app, then every
+//! interval (2 minutes, or `config.json`'s `activity_check_seconds`) while
+//! the tab is visible, never while it is hidden, and at once when a tab
+//! that missed a check comes back. One tab reads for the account (a lock
+//! shared by tabs, and a check that another tab made less than an interval
+//! ago counts); the others hear the result through storage. Errors back
+//! off, doubling up to half an hour, and a `Retry-After` is honoured.
+
+use super::{kept, use_unread};
+use crate::api::ApiError;
+use crate::browser::clock::{sleep, until_visible};
+use crate::store::Store;
+use leptos::prelude::*;
+
+/// The longest wait after errors.
+const BACKOFF_MAX_MS: f64 = 30.0 * 60_000.0;
+
+/// Starts checking for as long as the current reactive owner (the shell) lives.
+pub fn watch(store: Store, every_s: u32) {
+    let every = f64::from(every_s.max(5)) * 1_000.0;
+    let alive = StoredValue::new(());
+    let unread = use_unread();
+    leptos::task::spawn_local(async move {
+        let mut failures = 0;
+        let mut wait = 0.0;
+        loop {
+            sleep(wait as i64).await;
+            until_visible().await;
+            if alive.is_disposed() {
+                return;
+            }
+            let Some(signed) = store.session.signed_untracked().filter(|s| !s.ended) else {
+                wait = every;
+                continue;
+            };
+            let me = signed.user;
+            match store.check_activity(&me, &signed.scopes, every * 0.9).await {
+                Ok(_) => {
+                    failures = 0;
+                    if let Some(unread) = unread {
+                        unread.changed();
+                    }
+                    // From the last check, this tab's or another's.
+                    wait = (kept(&me.uuid).read_ms + every - js_sys::Date::now()).clamp(1_000.0, every);
+                }
+                Err(error) => {
+                    failures += 1;
+                    wait = backoff(every, failures, &error);
+                }
+            }
+        }
+    });
+}
+
+/// The wait after `failures` failed checks in a row, the last one `error`.
+fn backoff(every: f64, failures: u32, error: &ApiError) -> f64 {
+    let doubled = (every * 2f64.powi(failures.min(10) as i32 - 1)).min(BACKOFF_MAX_MS);
+    match error {
+        ApiError::RateLimited { retry_after: Some(s), .. } => doubled.max(*s as f64 * 1_000.0),
+        _ => doubled,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_back_off_doubling_to_half_an_hour_and_retry_after_is_honoured() {
+        let network = ApiError::Network("offline".into());
+        assert_eq!(backoff(120_000.0, 1, &network), 120_000.0);
+        assert_eq!(backoff(120_000.0, 2, &network), 240_000.0);
+        assert_eq!(backoff(120_000.0, 9, &network), BACKOFF_MAX_MS);
+        let slow_down = ApiError::RateLimited { retry_after: Some(600), message: String::new() };
+        assert_eq!(backoff(120_000.0, 1, &slow_down), 600_000.0);
+    }
+}
