@@ -24,6 +24,7 @@ pub fn SiteHeader() -> impl IntoView {
                     {move || match session.user() {
                         Some(user) => view! {
                             <li><A href=AppPath::Profile(&user.username).href()>{t::nav_profile()}</A></li>
+                            <li><ActivityLink account=user.uuid.clone()/></li>
                             <crate::components::waiting::WaitingCount/>
                             <li><AccountMenu/></li>
                         }.into_any(),
@@ -37,6 +38,21 @@ pub fn SiteHeader() -> impl IntoView {
             </nav>
             <crate::components::find_person::FindPerson name=t::find_someone() id="find-someone" label=t::username_to_find() hide_label=true/>
         </header>
+    }
+}
+
+/// Activity, with the account's unread count; its name says the count to
+/// assistive technology.
+#[component]
+fn ActivityLink(account: String) -> impl IntoView {
+    let unread = crate::store::activity::use_unread();
+    let count = Memo::new(move |_| unread.map_or(0, |u| u.of(&account)));
+    view! {
+        <A href=AppPath::Activity.href() attr:class="activity-link"
+            attr:aria-label=move || (count.get() > 0).then(|| t::activity_unread_label(u64::from(count.get())).get())>
+            {t::nav_activity()}
+            {move || (count.get() > 0).then(|| view! { <span class="unread-count" aria-hidden="true">{count.get()}</span> })}
+        </A>
     }
 }
 
@@ -109,8 +125,10 @@ fn Accounts(current: perch_model::User) -> impl IntoView {
                 let uuid = other.user.uuid.clone();
                 let label = t::switch_to(format!("@{}", other.user.username));
                 let ended = other.ended.then(|| view! { <span class="ended">{t::signed_out_sign_in_again()}</span> });
+                let unread = crate::store::activity::use_unread().map_or(0, |u| u.of(&other.user.uuid));
+                let unread = (unread > 0).then(|| view! { <span class="unread-count">{t::activity_unread_short(u64::from(unread))}</span> });
                 view! {
-                    <li>{entry(&other.user)} {ended}
+                    <li>{entry(&other.user)} {ended} {unread}
                         <button type="button" class="secondary" aria-label=label on:click=move |_| session.switch_to(&uuid)>{t::switch()}</button>
                     </li>
                 }

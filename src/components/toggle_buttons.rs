@@ -43,8 +43,9 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     .into_any()
 }
 
+/// Follow or unfollow `uuid`; `back`: says "Follow back" (to a new follower).
 #[component]
-pub fn FollowButton(uuid: String) -> impl IntoView {
+pub fn FollowButton(uuid: String, #[prop(optional)] back: bool) -> impl IntoView {
     let (session, store) = (use_session(), use_store());
     let Some(me) = session.user().map(|u| u.uuid) else {
         return ().into_any();
@@ -53,7 +54,14 @@ pub fn FollowButton(uuid: String) -> impl IntoView {
         return ().into_any();
     }
     let toggle = store.follow(&uuid);
-    let face = |pressed: bool| if pressed { t::following().get() } else { t::follow().get() }.into_any();
+    let face = move |pressed: bool| {
+        match (pressed, back) {
+            (true, _) => t::following().get(),
+            (false, true) => t::follow_back().get(),
+            (false, false) => t::follow().get(),
+        }
+        .into_any()
+    };
     ToggleButton(ToggleButtonProps {
         key: ToggleKey::Follow(uuid),
         toggle,

@@ -21,6 +21,8 @@ pub enum AppPath<'a> {
     SignIn,
     /// What waits to be sent (`routes/outbox.rs`).
     Outbox,
+    /// What happened to the account's posts and followers (`routes/activity.rs`).
+    Activity,
 }
 
 impl AppPath<'_> {
@@ -43,6 +45,7 @@ impl fmt::Display for AppPath<'_> {
             AppPath::Following(name) => write!(f, "/user/@{}/following", seg(name)),
             AppPath::SignIn => f.write_str("/signin"),
             AppPath::Outbox => f.write_str("/outbox"),
+            AppPath::Activity => f.write_str("/activity"),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! `/user/:id` takes both `@username` and a uuid: the router matches whole
 //! segments, so the `@` is read by the profile pages themselves.
 
+mod activity;
 mod home;
 mod not_found;
 mod oauth_callback;
@@ -62,6 +63,7 @@ pub fn Shell(
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
     provide_context(timeline);
     provide_context(store);
+    let config_for_watch = config.clone();
     provide_context(config);
     crate::browser::clock::provide();
     crate::browser::service_worker::register_service_worker();
@@ -70,6 +72,7 @@ pub fn Shell(
     provide_context(help);
     // The shortcuts' help is split out of the main module until first asked for.
     let help_asked = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || help.0.get());
+    let watching = watch_activity_after_paint(session, &config_for_watch);
     crate::browser::marks::mark("perch:shell-ready");
     view! {
         <Router>
@@ -77,6 +80,7 @@ pub fn Shell(
             <crate::components::offline::OfflineNotice/>
             <crate::components::offline::UpdateNotice/>
             {move || help_asked.get().then(|| later(shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
+            {move || watching.get().then(|| later(activity_watch::load, activity_watch::draw, Meanwhile::Nothing))}
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
@@ -84,6 +88,7 @@ pub fn Shell(
                 <Route path=path!("/user/:id/followers") view=user_list::Followers/>
                 <Route path=path!("/user/:id/following") view=user_list::Following/>
                 <Route path=path!("/outbox") view=outbox::OutboxPage/>
+                <Route path=path!("/activity") view=activity::ActivityPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>
@@ -92,6 +97,41 @@ pub fn Shell(
 }
 
 lazy! { extras, fn shortcuts_help() { view! { <crate::browser::shortcuts::ShortcutsHelp/> } } }
+
+/// The unread count in the title and on the app's icon, and, once the
+/// first screen is painted and someone is signed in, the activity checks
+/// (`store/activity/`), whose code is split out of the main module: true
+/// once they may start.
+fn watch_activity_after_paint(session: crate::account::session::Session, config: &ClientConfig) -> RwSignal<bool> {
+    let unread = crate::store::activity::Unread::provide();
+    Effect::new(move |_| {
+        let count = session.user().map_or(0, |me| unread.of(&me.uuid));
+        crate::browser::navigation::show_unread(count);
+    });
+    let every = config.activity_check_seconds.unwrap_or(crate::store::activity::EVERY_S);
+    provide_context(ActivityEvery(every));
+    let painted = RwSignal::new(false);
+    leptos::task::spawn_local(async move {
+        crate::browser::dom::after_paint().await;
+        let _ = painted.try_set(true);
+    });
+    let watching = RwSignal::new(false);
+    Effect::new(move |_| {
+        if painted.get() && session.is_signed_in() && !watching.get_untracked() {
+            watching.set(true);
+        }
+    });
+    watching
+}
+
+/// How often the activity is checked, in seconds.
+#[derive(Clone, Copy)]
+struct ActivityEvery(u32);
+
+lazy! { page_activity, fn activity_watch() {
+    let every = use_context::<ActivityEvery>().map_or(crate::store::activity::EVERY_S, |e| e.0);
+    crate::store::activity::watch(crate::store::use_store(), every);
+} }
 
 /// Seeds the store and the home timeline from the signed-in account's
 /// local copy, and keeps the copy written for the visit.

@@ -40,6 +40,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/user/[^/]+$", "pages"),
     ("^/user/[^/]+/follow(ers|ing)$", "pages"),
     ("^/outbox$", "pages"),
+    ("^/activity$", "page_activity"),
     ("^/signin$", "page_signin"),
 ];
 

@@ -45,16 +45,18 @@ pub fn save(account: &str, kept: &Kept) {
 }
 
 /// The page was opened (or is on screen as activities arrive): all read.
-/// Returns what was kept, with the time it was last opened before, so
-/// the page can mark what is new to the reader.
-pub fn mark_read(account: &str) -> (Kept, f64) {
+/// Returns what was kept, the time the page was opened before (what
+/// was noticed after it is new to the reader), and whether anything was
+/// unread.
+pub fn mark_read(account: &str) -> (Kept, f64, bool) {
     let mut kept = kept(account);
     let before = kept.opened_ms;
-    if kept.unread() > 0 || kept.opened_ms == 0.0 {
+    let changed = kept.unread() > 0;
+    if changed || kept.opened_ms == 0.0 {
         kept.opened_ms = js_sys::Date::now();
         save(account, &kept);
     }
-    (kept, before)
+    (kept, before, changed)
 }
 
 /// The unread counts of every account signed in here, as the header and

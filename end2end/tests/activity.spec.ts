@@ -1,0 +1,221 @@
+// Activity (issue 34): what happened to my posts and followers, composed by
+// the app from the interface's reads, per account, with an unread count in
+// the header, the title and the account menu; read while the tab is
+// visible only, one tab for the account, offline from what was kept.
+// Each test signs in a new account of its own (`perch-server user add`),
+// so what other specs do to the demo people changes nothing here.
+import { test, expect, expectAccessible } from './fixtures';
+import { api, keptByWorker, signInWithToken, token, ALL_SCOPES, SERVER_BIN, DB } from './helpers';
+import { execFileSync } from 'node:child_process';
+import type { BrowserContext, Page } from '@playwright/test';
+
+/** A new account on the test server; its username. */
+function newAccount(prefix: string): string {
+  const name = `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', `${prefix} person`], { encoding: 'utf8' });
+  return name;
+}
+
+/** A write through the API as the owner of `tok`. */
+async function call(page: Page, tok: string, method: string, path: string, body?: object) {
+  const res = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${tok}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    data: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return res.json();
+}
+
+/** Checks every `seconds` instead of every 2 minutes, in every tab of `context`. */
+async function checkEvery(context: BrowserContext, seconds: number) {
+  await context.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), activity_check_seconds: seconds } });
+  });
+}
+
+/** What the account's checks keep (`perch.activity.<uuid>`). */
+const keptFor = (page: Page, uuid: string) =>
+  page.evaluate((u) => JSON.parse(localStorage.getItem(`perch.activity.${u}`) ?? 'null'), uuid);
+
+/** Waits for the account's first look (its baseline). */
+async function firstLook(page: Page, uuid: string) {
+  await expect.poll(async () => (await keptFor(page, uuid))?.since_ms ?? 0).toBeGreaterThan(0);
+}
+
+const activityLink = (page: Page, unread?: number) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', unread ? { name: `Activity, ${unread} unread` } : { name: 'Activity', exact: true });
+
+test('a reply by another account shows after the next check, with a count; opening Activity clears it in both tabs', async ({ page, context }) => {
+  await checkEvery(context, 5);
+  const me = newAccount('ada');
+  const tok = token(me);
+  const post = await call(page, tok, 'POST', '/post', { content: 'Who has seen the heron this week?' });
+  await signInWithToken(page, me);
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await firstLook(page, uuid);
+  const other = await context.newPage();
+  await other.goto('/');
+  await expect(activityLink(other)).toBeVisible();
+
+  const reply = await call(page, token('sam'), 'POST', '/post', { content: 'Yesterday, by the old pier.', parent: post.uuid });
+  for (const tab of [page, other]) await expect(activityLink(tab, 1)).toBeVisible();
+  await expect(page).toHaveTitle(/^\(1\) /);
+  await expect(other).toHaveTitle(/^\(1\) /);
+
+  await activityLink(page, 1).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  const item = page.getByRole('listitem').filter({ hasText: 'Sam Reed replied to your post' });
+  await expect(item).toContainText('Yesterday, by the old pier.');
+  await expect(item.locator('.quote')).toHaveText('Who has seen the heron this week?');
+  await expect(item).toContainText('New');
+  // Read here, so read in the other tab too.
+  for (const tab of [page, other]) await expect(activityLink(tab)).toBeVisible();
+  await expect(other).not.toHaveTitle(/^\(/);
+  await expectAccessible(page);
+  // The reply opens its thread at the reply.
+  await item.getByRole('link', { name: 'Open' }).click();
+  await expect(page).toHaveURL(new RegExp(`/post/${reply.uuid}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Post by /);
+});
+
+test('new followers show as one item, and Follow back follows', async ({ page }) => {
+  const me = newAccount('bea');
+  const tok = token(me);
+  await signInWithToken(page, me);
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await firstLook(page, uuid);
+  await call(page, token('tomas'), 'POST', `/user/${uuid}/follow`);
+  await call(page, token('yuki'), 'POST', `/user/${uuid}/follow`);
+  await page.goto('/activity');
+  await page.getByRole('button', { name: 'Check now' }).click();
+  const item = page.getByRole('listitem').filter({ hasText: /followed you/ });
+  await expect(item.locator('.what')).toHaveText(/^(Tomás Herrera|田中 由紀 \(Yuki\)) and 1 other followed you$/);
+  const back = item.getByRole('listitem').filter({ hasText: 'Tomás Herrera' }).getByRole('button', { name: 'Follow back' });
+  await back.click();
+  await expect(item.getByRole('listitem').filter({ hasText: 'Tomás Herrera' }).getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => (await api(page, tok, `/user/${uuid}/following`)).following.map((u: any) => u.username)).toContain('tomas');
+  await expectAccessible(page);
+});
+
+test('a new account sees no old activity on its first look', async ({ page }) => {
+  const me = newAccount('cai');
+  const tok = token(me);
+  const post = await call(page, tok, 'POST', '/post', { content: 'An old post, already answered.' });
+  await call(page, token('sam'), 'POST', '/post', { content: 'An old answer.', parent: post.uuid });
+  await call(page, token('ines'), 'POST', `/post/${post.uuid}/like`);
+  await call(page, token('ines'), 'POST', `/user/${(await api(page, tok, '/user')).uuid}/follow`);
+  await signInWithToken(page, me);
+  await firstLook(page, (await api(page, tok, '/user')).uuid);
+  await expect(activityLink(page)).toBeVisible();
+  await page.goto('/activity');
+  await expect(page.getByText('Perch has taken a first look at your posts and followers.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Activity, newest first' }).getByRole('listitem')).toHaveCount(0);
+});
+
+test('nothing is read while the tab is hidden, and a hidden tab reads when it comes back', async ({ page, context }) => {
+  await checkEvery(context, 5);
+  await page.clock.install();
+  const me = newAccount('dev');
+  const tok = token(me);
+  const post = await call(page, tok, 'POST', '/post', { content: 'Read me only when I look.' });
+  await signInWithToken(page, me);
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await firstLook(page, uuid);
+  const reads: string[] = [];
+  page.on('request', (r) => { if (r.url().includes(`/user/${uuid}/`)) reads.push(r.url()); });
+  const show = (state: 'hidden' | 'visible') => page.evaluate((s) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => s === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state);
+  await show('hidden');
+  await call(page, token('sam'), 'POST', '/post', { content: 'A reply while nobody looks.', parent: post.uuid });
+  // Ten intervals pass while hidden: not one request.
+  await page.clock.runFor(50_000);
+  expect(reads).toEqual([]);
+  await expect(activityLink(page)).toBeVisible();
+  // Back on screen: read at once.
+  await show('visible');
+  await expect.poll(() => reads.length).toBeGreaterThan(0);
+  await expect(activityLink(page, 1)).toBeVisible();
+});
+
+test('without the followers scope, replies still show and the page offers to ask for that scope', async ({ page }) => {
+  const me = newAccount('eli');
+  const scopes = ALL_SCOPES.filter((s) => s !== 'user.followers.get');
+  const tok = token(me, scopes);
+  const post = await call(page, tok, 'POST', '/post', { content: 'Scoped down.' });
+  await signInWithToken(page, me, scopes);
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await firstLook(page, uuid);
+  await call(page, token('sam'), 'POST', '/post', { content: 'Still seen.', parent: post.uuid });
+  await page.goto('/activity');
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Sam Reed replied to your post' })).toContainText('Still seen.');
+  await expect(page.getByText('New followers are not shown: this sign-in may not read your followers.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in again to allow user.followers.get' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('switching accounts shows the other account\'s activity, and the account menu shows each account\'s unread count', async ({ page, context }) => {
+  await checkEvery(context, 5);
+  const first = newAccount('fay');
+  const firstTok = token(first);
+  const post = await call(page, firstTok, 'POST', '/post', { content: 'Post of the first account.' });
+  await signInWithToken(page, first);
+  await firstLook(page, (await api(page, firstTok, '/user')).uuid);
+  await call(page, token('sam'), 'POST', '/post', { content: 'For the first account.', parent: post.uuid });
+  await expect(activityLink(page, 1)).toBeVisible();
+
+  const second = newAccount('gus');
+  const menu = page.locator('.account-menu');
+  await menu.locator('summary').click();
+  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
+  await page.getByLabel('Access token', { exact: true }).fill(token(second));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(menu.locator('summary')).toHaveText(`@${second}`);
+  await firstLook(page, (await api(page, token(second), '/user')).uuid);
+  await expect(activityLink(page)).toBeVisible();
+  await page.goto('/activity');
+  await expect(page.getByText('Perch has taken a first look')).toBeVisible();
+  await expect(page.getByText('For the first account.')).toHaveCount(0);
+
+  await menu.locator('summary').click();
+  const row = page.locator('.account-panel').getByRole('list', { name: 'Accounts' }).getByRole('listitem').filter({ hasText: `@${first}` });
+  await expect(row).toContainText('1 new');
+  await row.getByRole('button', { name: `Switch to @${first}` }).click();
+  await expect(menu.locator('summary')).toHaveText(`@${first}`);
+  await activityLink(page, 1).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Sam Reed replied to your post' })).toContainText('For the first account.');
+});
+
+test.describe('with the service worker', () => {
+  test.use({ serviceWorkers: 'allow' });
+
+  test('offline, Activity shows what was last read, and when', async ({ page, context }) => {
+    const me = newAccount('hal');
+    const tok = token(me);
+    const post = await call(page, tok, 'POST', '/post', { content: 'Kept for the train.' });
+    await signInWithToken(page, me);
+    await keptByWorker(page);
+    await firstLook(page, (await api(page, tok, '/user')).uuid);
+    await call(page, token('sam'), 'POST', '/post', { content: 'Read on the train.', parent: post.uuid });
+    await page.goto('/activity');
+    await page.getByRole('button', { name: 'Check now' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Sam Reed replied to your post' });
+    await expect(item).toContainText('Read on the train.');
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+    await expect(item).toContainText('Read on the train.');
+    await expect(page.locator('.check-line')).toContainText('Last checked');
+    await expect(page.locator('.check-line time')).toBeVisible();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not check' })).toBeVisible();
+    await expect(item).toContainText('Read on the train.');
+    await context.setOffline(false);
+  });
+});
