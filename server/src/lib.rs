@@ -209,10 +209,10 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(connections::serve(listener, app, options.timeouts, stopped));
-    let live = match options.live.filter(|_| options.demo) {
-        Some(every) => Some(tokio::spawn(live::run(state.clone(), app_row, every, live::MAX_ACTS))),
-        None => None,
-    };
+    let live = options
+        .live
+        .filter(|_| options.demo)
+        .map(|every| tokio::spawn(live::run(state.clone(), app_row, every, live::MAX_ACTS)));
     Ok(Running { state, stop, task, live })
 }
 

@@ -10,7 +10,7 @@
 use crate::api::{posts, users};
 use crate::demo::{Rng, OPENERS, PEOPLE, REPLIES};
 use crate::extractor::{Caller, JsonBody};
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::{Path, State};
 use perch_model::{NewPost, Scope};
 use std::time::Duration;

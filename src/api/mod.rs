@@ -280,7 +280,11 @@ impl Api {
     /// A conditional GET (docs/api.md): with the `ETag` kept from the last
     /// answer, a server that has nothing new answers 304, and this
     /// [`Fresh::Unchanged`]; a server without ETags answers in full.
-    pub async fn get_if_changed<T: DeserializeOwned>(&self, path: &str, etag: Option<&str>) -> Result<Fresh<T>, ApiError> {
+    pub async fn get_if_changed<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        etag: Option<&str>,
+    ) -> Result<Fresh<T>, ApiError> {
         let reply = self.exchange("GET", path, None, None, etag).await?;
         if reply.status == 304 {
             return Ok(Fresh::Unchanged);
@@ -304,8 +308,13 @@ impl Api {
         let mut retried = false;
         loop {
             let token = self.token().await?;
-            let extra =
-                http::Extra { token: token.as_deref(), body: body.as_deref(), key, abort: abort.as_ref(), if_none_match };
+            let extra = http::Extra {
+                token: token.as_deref(),
+                body: body.as_deref(),
+                key,
+                abort: abort.as_ref(),
+                if_none_match,
+            };
             let sent = http::send(method, &url, extra).await;
             // A request the page cut off says nothing about the server.
             if !abort.as_ref().is_some_and(web_sys::AbortSignal::aborted) {

@@ -163,7 +163,7 @@ pub fn show_unread(unread: u32) {
                 None => f.call0(&navigator),
             };
             // A refused badge (not installed, no permission) is a rejected promise: caught.
-            if let Ok(promise) = answer.and_then(|p| wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(p)) {
+            if let Ok(promise) = answer.and_then(wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>) {
                 leptos::task::spawn_local(async move {
                     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
                 });

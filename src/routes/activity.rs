@@ -120,7 +120,7 @@ fn CheckLine(me: User, kept: RwSignal<Kept>) -> impl IntoView {
         let (store, me) = (store.clone(), me.clone());
         let scopes = session.scopes();
         while_shown(async move {
-            let done = store.check_activity(&me, &scopes, 0.0).await;
+            let done = store.check_activity(&me, &scopes, 0).await;
             checking.set(false);
             match done {
                 Ok(_) => {
@@ -136,8 +136,8 @@ fn CheckLine(me: User, kept: RwSignal<Kept>) -> impl IntoView {
         <div class="check-line">
             {move || {
                 let read = kept.with(|k| k.read_ms);
-                (read > 0.0).then(|| view! {
-                    <span>{t::activity_last_checked()} " " <Time at=Some(Timestamp(read as i64))/></span>
+                (read > 0).then(|| view! {
+                    <span>{t::activity_last_checked()} " " <Time at=Some(Timestamp(read))/></span>
                 })
             }}
             <button type="button" class="secondary" aria-busy=move || checking.get().to_string() on:click=check>
@@ -176,7 +176,7 @@ fn ActivityItem(item: Item, fresh: bool) -> impl IntoView {
         }
         .into_any(),
         Item::Followed { users, .. } => {
-            let first = users.first().map(|u| shown(u)).unwrap_or_default();
+            let first = users.first().map(shown).unwrap_or_default();
             let said = match users.len() {
                 0 | 1 => t::activity_followed_you(first),
                 n => t::activity_followed((n - 1) as u64, first),

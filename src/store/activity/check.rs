@@ -26,11 +26,11 @@ impl Store {
     /// `fresh_for_ms`), under a lock the account's tabs share, and keeps
     /// the result for every tab.
     /// `scopes`: the token's, as the session says now.
-    pub async fn check_activity(&self, me: &User, scopes: &[Scope], fresh_for_ms: f64) -> Result<Checked, ApiError> {
+    pub async fn check_activity(&self, me: &User, scopes: &[Scope], fresh_for_ms: i64) -> Result<Checked, ApiError> {
         let lock = format!("perch-activity-{}", me.uuid);
         crate::browser::tab_lock::exclusive(&lock, async {
             let mut kept = kept(&me.uuid);
-            if js_sys::Date::now() - kept.read_ms < fresh_for_ms {
+            if (js_sys::Date::now() as i64 - kept.read_ms) < fresh_for_ms {
                 return Ok(Checked::Fresh);
             }
             let api = self.api.as_account(&me.uuid);
@@ -42,8 +42,8 @@ impl Store {
     }
 
     async fn look(&self, api: &Api, me: &User, scopes: &[Scope], kept: &mut Kept) -> Result<(), ApiError> {
-        let full = !kept.looked() || kept.since_full + 1 >= FULL_EVERY || kept.read_ms == 0.0;
-        let now = js_sys::Date::now();
+        let full = !kept.looked() || kept.since_full + 1 >= FULL_EVERY || kept.read_ms == 0;
+        let now = js_sys::Date::now() as i64;
         let mut grown = Vec::new();
         // The first page alone, unless full: two requests when nothing changed.
         for page in 1..=if full { POST_PAGES } else { 1 } {
@@ -98,14 +98,11 @@ async fn conditional<T: serde::de::DeserializeOwned>(
     kept: &mut Kept,
     path: &str,
 ) -> Result<Option<T>, ApiError> {
-    let tag = kept.tags.get(path).cloned();
+    let tag = kept.tag(path).map(str::to_owned);
     match api.get_if_changed::<T>(path, tag.as_deref()).await? {
         Fresh::Unchanged => Ok(None),
         Fresh::Changed(value, tag) => {
-            match tag {
-                Some(tag) => kept.tags.insert(path.to_owned(), tag),
-                None => kept.tags.remove(path),
-            };
+            kept.set_tag(path, tag);
             Ok(Some(value))
         }
     }

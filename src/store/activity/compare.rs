@@ -6,7 +6,6 @@
 
 use perch_model::{Parent, Post, User, UserRef};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The version of [`Kept`]'s shape: another is read as nothing kept.
 pub const VERSION: u32 = 1;
@@ -25,44 +24,47 @@ const PAGE: u64 = 15;
 pub struct Kept {
     pub version: u32,
     /// When the first look was taken (0: not yet). Posts written after it
-    /// count from zero replies and likes.
-    pub since_ms: f64,
-    /// The account's posts as last seen: uuid → (replies, likes, written).
-    pub posts: BTreeMap<String, (u64, u64, i64)>,
+    /// count from zero replies and likes. Times are whole milliseconds:
+    /// floats would bring their formatting code into the module (15 KB).
+    pub since_ms: i64,
+    /// The account's posts as last seen: (uuid, replies, likes, written).
+    pub posts: Vec<(String, u64, u64, i64)>,
     /// The account's followers as last seen (uuids), when the token may read them.
     pub followers: Option<Vec<String>>,
     /// The token may not read followers (`user.followers.get` missing).
     pub followers_refused: bool,
     /// The `ETag` of each address read, for a conditional read next time.
-    pub tags: BTreeMap<String, String>,
+    pub tags: Vec<(String, String)>,
     /// What happened, newest first.
     pub items: Vec<Item>,
     /// Mentions already turned into items.
     pub mentions: Vec<String>,
     /// When a check last succeeded.
-    pub read_ms: f64,
+    pub read_ms: i64,
     /// When the Activity page was last opened: items noticed after it are unread.
-    pub opened_ms: f64,
+    pub opened_ms: i64,
     /// Checks since the last full one.
     pub since_full: u32,
 }
 
-/// One activity.
+/// One activity. Kept externally tagged (`{"Reply": {…}}`): an internally
+/// tagged enum buffers each value before reading it, which instantiates
+/// serde's whole buffering path for posts and users again (about 100 KB of
+/// wasm before compression, measured).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Item {
     /// Someone replied to a post of the account's (`reply.parent` is that post).
-    Reply { noticed_ms: f64, reply: Post },
+    Reply { noticed_ms: i64, reply: Post },
     /// These people started following the account.
-    Followed { noticed_ms: f64, users: Vec<User> },
+    Followed { noticed_ms: i64, users: Vec<User> },
     /// A post of the account's got `more` likes.
-    Liked { noticed_ms: f64, post: String, excerpt: String, more: u64 },
+    Liked { noticed_ms: i64, post: String, excerpt: String, more: u64 },
     /// Someone the account follows named it in a post that is not a reply to it.
-    Mention { noticed_ms: f64, post: Post },
+    Mention { noticed_ms: i64, post: Post },
 }
 
 impl Item {
-    pub fn noticed_ms(&self) -> f64 {
+    pub fn noticed_ms(&self) -> i64 {
         match self {
             Item::Reply { noticed_ms, .. }
             | Item::Followed { noticed_ms, .. }
@@ -95,7 +97,20 @@ pub fn excerpt(content: &str) -> String {
 impl Kept {
     /// Whether the first look was taken.
     pub fn looked(&self) -> bool {
-        self.since_ms > 0.0
+        self.since_ms > 0
+    }
+
+    /// The kept `ETag` of `path`.
+    pub fn tag(&self, path: &str) -> Option<&str> {
+        self.tags.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str())
+    }
+
+    /// Keeps `tag` as `path`'s (`None`: forgets it).
+    pub fn set_tag(&mut self, path: &str, tag: Option<String>) {
+        self.tags.retain(|(p, _)| p != path);
+        if let Some(tag) = tag {
+            self.tags.push((path.to_owned(), tag));
+        }
     }
 
     /// Items noticed since the page was last opened.
@@ -107,14 +122,15 @@ impl Kept {
     /// skipped) with the last look: a post whose likes grew becomes an
     /// item; each whose replies grew is returned with its old count, for its
     /// replies to be read. Records the new counts.
-    pub fn compare_posts(&mut self, posts: &[Post], me: &str, now: f64) -> Vec<(String, u64, u64)> {
+    pub fn compare_posts(&mut self, posts: &[Post], me: &str, now: i64) -> Vec<(String, u64, u64)> {
         let mut grown = Vec::new();
         for post in posts.iter().filter(|p| p.author.uuid == me) {
             let written = post.created_at.map_or(0, |t| t.millis());
-            let before = match self.posts.get(&post.uuid) {
-                Some(&(replies, likes, _)) => Some((replies, likes)),
+            let known = self.posts.iter().position(|(uuid, ..)| *uuid == post.uuid);
+            let before = match known.map(|i| self.posts.swap_remove(i)) {
+                Some((_, replies, likes, _)) => Some((replies, likes)),
                 // Written since the first look: everything on it is new.
-                None if self.looked() && written as f64 > self.since_ms => Some((0, 0)),
+                None if self.looked() && written > self.since_ms => Some((0, 0)),
                 None => None,
             };
             if let Some((replies, likes)) = before {
@@ -130,21 +146,19 @@ impl Kept {
                     grown.push((post.uuid.clone(), replies, post.reply_count));
                 }
             }
-            self.posts.insert(post.uuid.clone(), (post.reply_count, post.like_count, written));
+            self.posts.push((post.uuid.clone(), post.reply_count, post.like_count, written));
         }
-        if self.posts.len() > POSTS_REMEMBERED {
-            let mut by_age: Vec<(i64, String)> = self.posts.iter().map(|(u, (_, _, w))| (*w, u.clone())).collect();
-            by_age.sort();
-            for (_, uuid) in by_age.into_iter().take(self.posts.len() - POSTS_REMEMBERED) {
-                self.posts.remove(&uuid);
-            }
+        // The oldest go first (a few dozen: no sort needed).
+        while self.posts.len() > POSTS_REMEMBERED {
+            let oldest = self.posts.iter().enumerate().min_by_key(|(_, p)| p.3).map_or(0, |(i, _)| i);
+            self.posts.swap_remove(oldest);
         }
         grown
     }
 
     /// New replies to the account's post, from the pages read for it:
     /// those not by the account and not already listed.
-    pub fn add_replies(&mut self, replies: Vec<Post>, me: &str, now: f64) {
+    pub fn add_replies(&mut self, replies: Vec<Post>, me: &str, now: i64) {
         for reply in replies {
             let listed = self.items.iter().any(|i| matches!(i, Item::Reply { reply: r, .. } if r.uuid == reply.uuid));
             if reply.author.uuid != me && !listed {
@@ -156,7 +170,7 @@ impl Kept {
     /// Compares the followers with the last look: the new ones are one
     /// item ("Ana and 2 others followed you"). Uuid-only entries are kept
     /// and named by uuid alone.
-    pub fn compare_followers(&mut self, followers: Vec<UserRef>, now: f64) {
+    pub fn compare_followers(&mut self, followers: Vec<UserRef>, now: i64) {
         let known = self.followers.take();
         let mut new = Vec::new();
         if let Some(known) = &known {
@@ -183,18 +197,17 @@ impl Kept {
         posts: impl IntoIterator<Item = &'a Post>,
         me: &User,
         follows: impl Fn(&str) -> bool,
-        now: f64,
+        now: i64,
     ) {
         let looked = self.looked();
-        let mut found: Vec<&Post> = posts
+        let found: Vec<&Post> = posts
             .into_iter()
             .filter(|p| p.author.uuid != me.uuid && follows(&p.author.uuid))
             .filter(|p| !matches!(&p.parent, Parent::Post(parent) if parent.author.uuid == me.uuid))
-            .filter(|p| p.created_at.is_some_and(|t| t.millis() as f64 > self.since_ms))
+            .filter(|p| p.created_at.is_some_and(|t| t.millis() > self.since_ms))
             .filter(|p| names(&p.content, &me.username))
             .filter(|p| !self.mentions.contains(&p.uuid))
             .collect();
-        found.sort_by_key(|p| p.created_at.map_or(0, |t| t.millis()));
         for post in found {
             self.mentions.push(post.uuid.clone());
             if looked {
@@ -205,17 +218,18 @@ impl Kept {
         self.mentions.drain(..extra);
     }
 
-    /// Ends a look: the first one becomes the baseline; items newest first,
-    /// at most `kept`.
-    pub fn finish(&mut self, now: f64, kept: usize) {
+    /// Ends a look: the first one becomes the baseline; items newest first
+    /// (this look's, in the order found, before the earlier ones), at most `kept`.
+    pub fn finish(&mut self, now: i64, kept: usize) {
         self.version = VERSION;
         if !self.looked() {
             self.since_ms = now;
             self.items.clear();
         }
         self.read_ms = now;
-        // Stable: items of one look keep the order they were found in.
-        self.items.sort_by(|a, b| b.noticed_ms().total_cmp(&a.noticed_ms()));
+        // This look's items were pushed after the earlier ones.
+        let found = self.items.iter().rev().take_while(|i| i.noticed_ms() >= now).count();
+        self.items.rotate_right(found);
         self.items.truncate(kept);
     }
 }
@@ -228,14 +242,15 @@ pub fn names(content: &str, username: &str) -> bool {
 }
 
 /// The replies pages (1-based, oldest first) that hold replies number
-/// `old + 1 ..= new`: at most the last [`REPLY_PAGES_AT_MOST`].
-pub fn reply_pages(old: u64, new: u64) -> std::ops::RangeInclusive<u32> {
-    if new == 0 || new <= old {
-        return 1..=0;
+/// `old + 1 ..= new`: at most the last [`REPLY_PAGES_AT_MOST`]; none when
+/// nothing grew.
+pub fn reply_pages(old: u64, new: u64) -> std::ops::Range<u32> {
+    if new <= old {
+        return 0..0;
     }
     let last = new.div_ceil(PAGE) as u32;
     let first = (old / PAGE + 1) as u32;
-    first.max(last.saturating_sub(REPLY_PAGES_AT_MOST - 1)).max(1)..=last
+    first.max(last.saturating_sub(REPLY_PAGES_AT_MOST - 1)).max(1)..last + 1
 }
 
 /// Of a page `page` of replies (oldest first), those after the first `old`.
@@ -268,9 +283,9 @@ mod tests {
     #[test]
     fn the_first_look_is_a_baseline_with_nothing_to_read() {
         let mut kept = Kept::default();
-        let grown = kept.compare_posts(&[post("p1", "me", 5, 9, 100)], "me", 1_000.0);
-        kept.compare_followers(vec![UserRef::User(Box::new(user("ana")))], 1_000.0);
-        kept.finish(1_000.0, 60);
+        let grown = kept.compare_posts(&[post("p1", "me", 5, 9, 100)], "me", 1_000);
+        kept.compare_followers(vec![UserRef::User(Box::new(user("ana")))], 1_000);
+        kept.finish(1_000, 60);
         assert!(grown.is_empty(), "old replies are not news");
         assert!(kept.items.is_empty());
         assert_eq!(kept.unread(), 0);
@@ -281,33 +296,33 @@ mod tests {
     #[test]
     fn what_grew_since_the_last_look_becomes_activity() {
         let mut kept = Kept::default();
-        kept.compare_posts(&[post("p1", "me", 1, 2, 100), post("x", "other", 0, 0, 100)], "me", 1_000.0);
-        kept.compare_followers(vec![UserRef::Uuid("ana".into())], 1_000.0);
-        kept.finish(1_000.0, 60);
+        kept.compare_posts(&[post("p1", "me", 1, 2, 100), post("x", "other", 0, 0, 100)], "me", 1_000);
+        kept.compare_followers(vec![UserRef::Uuid("ana".into())], 1_000);
+        kept.finish(1_000, 60);
         // Later: p1 got a reply and 3 likes, a new post got a reply, bob and
         // carl followed.
-        let grown = kept.compare_posts(&[post("p2", "me", 1, 0, 1_500), post("p1", "me", 2, 5, 100)], "me", 2_000.0);
+        let grown = kept.compare_posts(&[post("p2", "me", 1, 0, 1_500), post("p1", "me", 2, 5, 100)], "me", 2_000);
         assert_eq!(grown, vec![("p2".into(), 0, 1), ("p1".into(), 1, 2)]);
-        kept.add_replies(vec![post("r1", "bob", 0, 0, 1_600), post("r0", "me", 0, 0, 1_600)], "me", 2_000.0);
-        kept.add_replies(vec![post("r1", "bob", 0, 0, 1_600)], "me", 2_000.0);
+        kept.add_replies(vec![post("r1", "bob", 0, 0, 1_600), post("r0", "me", 0, 0, 1_600)], "me", 2_000);
+        kept.add_replies(vec![post("r1", "bob", 0, 0, 1_600)], "me", 2_000);
         let follower = |u: &str| UserRef::User(Box::new(user(u)));
-        kept.compare_followers(vec![follower("carl"), follower("bob"), UserRef::Uuid("ana".into())], 2_000.0);
-        kept.finish(2_000.0, 60);
+        kept.compare_followers(vec![follower("carl"), follower("bob"), UserRef::Uuid("ana".into())], 2_000);
+        kept.finish(2_000, 60);
         assert_eq!(kept.unread(), 3, "{:?}", kept.items);
         assert!(matches!(&kept.items[0], Item::Liked { post, more: 3, .. } if post == "p1"));
         assert!(matches!(&kept.items[1], Item::Reply { reply, .. } if reply.uuid == "r1"), "my own reply is not news");
         assert!(matches!(&kept.items[2], Item::Followed { users, .. } if users.len() == 2 && users[0].uuid == "carl"));
         // Opened: read. A follower who left is no news.
-        kept.opened_ms = 2_500.0;
+        kept.opened_ms = 2_500;
         assert_eq!(kept.unread(), 0);
-        kept.compare_followers(vec![follower("carl")], 3_000.0);
+        kept.compare_followers(vec![follower("carl")], 3_000);
         assert_eq!(kept.unread(), 0);
     }
 
     #[test]
     fn mentions_are_by_people_followed_not_replies_to_me_and_each_once() {
         let me = user("mira");
-        let mut kept = Kept { since_ms: 50.0, ..Kept::default() };
+        let mut kept = Kept { since_ms: 50, ..Kept::default() };
         let mut reply_to_me = post("r", "bob", 0, 0, 100);
         reply_to_me.parent = Parent::Post(Box::new(post("mine", "mira", 1, 0, 90)));
         let mut hello = post("h", "bob", 0, 0, 100);
@@ -321,18 +336,18 @@ mod tests {
         longer.content = "Hi @miranda".into();
         let posts = [hello, reply_to_me, stranger, longer];
         let follows = |u: &str| u == "bob";
-        kept.add_mentions(&posts, &me, follows, 1_000.0);
-        kept.add_mentions(&posts, &me, follows, 2_000.0);
+        kept.add_mentions(&posts, &me, follows, 1_000);
+        kept.add_mentions(&posts, &me, follows, 2_000);
         let found: Vec<_> = kept.items.iter().map(Item::id).collect();
         assert_eq!(found, vec!["m-h"]);
     }
 
     #[test]
     fn only_the_pages_with_new_replies_are_read() {
-        assert_eq!(reply_pages(0, 1), 1..=1);
-        assert_eq!(reply_pages(14, 16), 1..=2);
-        assert_eq!(reply_pages(15, 16), 2..=2);
-        assert_eq!(reply_pages(2, 60), 3..=4, "at most the last two pages");
+        assert_eq!(reply_pages(0, 1), 1..2);
+        assert_eq!(reply_pages(14, 16), 1..3);
+        assert_eq!(reply_pages(15, 16), 2..3);
+        assert_eq!(reply_pages(2, 60), 3..5, "at most the last two pages");
         assert!(reply_pages(3, 3).is_empty());
         assert!(reply_pages(5, 2).is_empty(), "deleted replies are no news");
         let page: Vec<Post> = (0..15).map(|i| post(&format!("r{i}"), "bob", 0, 0, 0)).collect();
@@ -342,13 +357,15 @@ mod tests {
 
     #[test]
     fn kept_items_are_bounded_newest_first_and_survive_a_round_trip() {
-        let mut kept = Kept { since_ms: 1.0, ..Kept::default() };
-        for i in 0..70 {
-            kept.items.push(Item::Liked { noticed_ms: f64::from(i), post: format!("p{i}"), excerpt: String::new(), more: 1 });
-        }
-        kept.finish(100.0, 60);
+        let mut kept = Kept { since_ms: 1, ..Kept::default() };
+        let liked = |at: i64| Item::Liked { noticed_ms: at, post: format!("p{at}"), excerpt: String::new(), more: 1 };
+        kept.items = (0..70).rev().map(liked).collect();
+        kept.items.push(liked(100));
+        kept.items.push(Item::Liked { noticed_ms: 100, post: "second".into(), excerpt: String::new(), more: 2 });
+        kept.finish(100, 60);
         assert_eq!(kept.items.len(), 60);
-        assert_eq!(kept.items[0].noticed_ms(), 69.0);
+        let order: Vec<_> = kept.items.iter().take(3).map(Item::id).collect();
+        assert_eq!(order, ["l-p100-100", "l-second-100", "l-p69-69"], "this look's first, in the order found");
         let text = serde_json::to_string(&kept).unwrap();
         assert_eq!(serde_json::from_str::<Kept>(&text).unwrap(), kept);
         assert_eq!(excerpt("\n  first line  \nsecond"), "first line");

@@ -48,12 +48,12 @@ pub fn save(account: &str, kept: &Kept) {
 /// Returns what was kept, the time the page was opened before (what
 /// was noticed after it is new to the reader), and whether anything was
 /// unread.
-pub fn mark_read(account: &str) -> (Kept, f64, bool) {
+pub fn mark_read(account: &str) -> (Kept, i64, bool) {
     let mut kept = kept(account);
     let before = kept.opened_ms;
     let changed = kept.unread() > 0;
-    if changed || kept.opened_ms == 0.0 {
-        kept.opened_ms = js_sys::Date::now();
+    if changed || kept.opened_ms == 0 {
+        kept.opened_ms = js_sys::Date::now() as i64;
         save(account, &kept);
     }
     (kept, before, changed)

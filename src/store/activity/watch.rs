@@ -13,18 +13,18 @@ use crate::store::Store;
 use leptos::prelude::*;
 
 /// The longest wait after errors.
-const BACKOFF_MAX_MS: f64 = 30.0 * 60_000.0;
+const BACKOFF_MAX_MS: i64 = 30 * 60_000;
 
 /// Starts checking for as long as the current reactive owner (the shell) lives.
 pub fn watch(store: Store, every_s: u32) {
-    let every = f64::from(every_s.max(5)) * 1_000.0;
+    let every = i64::from(every_s.max(5)) * 1_000;
     let alive = StoredValue::new(());
     let unread = use_unread();
     leptos::task::spawn_local(async move {
         let mut failures = 0;
-        let mut wait = 0.0;
+        let mut wait = 0;
         loop {
-            sleep(wait as i64).await;
+            sleep(wait).await;
             until_visible().await;
             if alive.is_disposed() {
                 return;
@@ -34,14 +34,14 @@ pub fn watch(store: Store, every_s: u32) {
                 continue;
             };
             let me = signed.user;
-            match store.check_activity(&me, &signed.scopes, every * 0.9).await {
+            match store.check_activity(&me, &signed.scopes, every * 9 / 10).await {
                 Ok(_) => {
                     failures = 0;
                     if let Some(unread) = unread {
                         unread.changed();
                     }
                     // From the last check, this tab's or another's.
-                    wait = (kept(&me.uuid).read_ms + every - js_sys::Date::now()).clamp(1_000.0, every);
+                    wait = (kept(&me.uuid).read_ms + every - js_sys::Date::now() as i64).clamp(1_000, every);
                 }
                 Err(error) => {
                     failures += 1;
@@ -53,10 +53,12 @@ pub fn watch(store: Store, every_s: u32) {
 }
 
 /// The wait after `failures` failed checks in a row, the last one `error`.
-fn backoff(every: f64, failures: u32, error: &ApiError) -> f64 {
-    let doubled = (every * 2f64.powi(failures.min(10) as i32 - 1)).min(BACKOFF_MAX_MS);
+fn backoff(every: i64, failures: u32, error: &ApiError) -> i64 {
+    let doubled = every.saturating_mul(1 << failures.clamp(1, 10).saturating_sub(1)).min(BACKOFF_MAX_MS);
     match error {
-        ApiError::RateLimited { retry_after: Some(s), .. } => doubled.max(*s as f64 * 1_000.0),
+        ApiError::RateLimited { retry_after: Some(s), .. } => {
+            doubled.max(i64::try_from(*s).unwrap_or(i64::MAX).saturating_mul(1_000))
+        }
         _ => doubled,
     }
 }
@@ -68,10 +70,10 @@ mod tests {
     #[test]
     fn errors_back_off_doubling_to_half_an_hour_and_retry_after_is_honoured() {
         let network = ApiError::Network("offline".into());
-        assert_eq!(backoff(120_000.0, 1, &network), 120_000.0);
-        assert_eq!(backoff(120_000.0, 2, &network), 240_000.0);
-        assert_eq!(backoff(120_000.0, 9, &network), BACKOFF_MAX_MS);
+        assert_eq!(backoff(120_000, 1, &network), 120_000);
+        assert_eq!(backoff(120_000, 2, &network), 240_000);
+        assert_eq!(backoff(120_000, 9, &network), BACKOFF_MAX_MS);
         let slow_down = ApiError::RateLimited { retry_after: Some(600), message: String::new() };
-        assert_eq!(backoff(120_000.0, 1, &slow_down), 600_000.0);
+        assert_eq!(backoff(120_000, 1, &slow_down), 600_000);
     }
 }
