@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-abuse lighthouse mutants
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-abuse lighthouse mutants
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -96,6 +96,12 @@ bench-timeline: setup app
 # Benchmark, not a test: an outbox of 200 waiting posts drawn and sent at 4x CPU.
 bench-outbox: setup app
 	./scripts/bench-outbox.sh
+
+# Benchmark, not a test: the requests and bytes of an activity check
+# (nothing changed; 5 of 60 posts replied) and the time from a reply to the
+# header's count (docs/activity.md).
+bench-activity: setup app
+	./scripts/bench-activity.sh
 
 # Benchmark, not a test: Lighthouse (mobile) on four pages, cold and warm
 # cache, 3 runs each, on the release app and server (docs/performance.md).

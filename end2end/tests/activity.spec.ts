@@ -35,9 +35,10 @@ async function checkEvery(context: BrowserContext, seconds: number) {
   });
 }
 
-/** What the account's checks keep (`perch.activity.<uuid>`). */
+/** What the account's checks keep (`perch.activity.<uuid>`); null while a
+ *  navigation (a sign-in, a switch) replaces the page. */
 const keptFor = (page: Page, uuid: string) =>
-  page.evaluate((u) => JSON.parse(localStorage.getItem(`perch.activity.${u}`) ?? 'null'), uuid);
+  page.evaluate((u) => JSON.parse(localStorage.getItem(`perch.activity.${u}`) ?? 'null'), uuid).catch(() => null);
 
 /** Waits for the account's first look (its baseline). */
 async function firstLook(page: Page, uuid: string) {
@@ -78,6 +79,27 @@ test('a reply by another account shows after the next check, with a count; openi
   await item.getByRole('link', { name: 'Open' }).click();
   await expect(page).toHaveURL(new RegExp(`/post/${reply.uuid}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Post by /);
+});
+
+test('a check when nothing changed costs two conditional requests, answered 304 without a body', async ({ page, context }) => {
+  await checkEvery(context, 5);
+  const me = newAccount('ivy');
+  const tok = token(me);
+  await call(page, tok, 'POST', '/post', { content: 'Nothing will happen to this one.' });
+  await signInWithToken(page, me);
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await firstLook(page, uuid);
+  const looked = (await keptFor(page, uuid))!.read_ms;
+  const asked: { url: string; status: number; tag: string | null }[] = [];
+  page.on('response', async (r) => {
+    if (r.url().includes('/api/v1/')) asked.push({ url: r.url(), status: r.status(), tag: await r.request().headerValue('if-none-match') });
+  });
+  await expect.poll(async () => (await keptFor(page, uuid))?.read_ms ?? 0, { timeout: 20_000 }).toBeGreaterThan(looked);
+  expect(asked.map((a) => [new URL(a.url).pathname, a.status])).toEqual([
+    [`/api/v1/user/${uuid}/posts/1`, 304],
+    [`/api/v1/user/${uuid}/followers`, 304],
+  ]);
+  expect(asked.every((a) => a.tag?.startsWith('W/"'))).toBeTruthy();
 });
 
 test('new followers show as one item, and Follow back follows', async ({ page }) => {

@@ -120,7 +120,7 @@ fn CheckLine(me: User, kept: RwSignal<Kept>) -> impl IntoView {
         let (store, me) = (store.clone(), me.clone());
         let scopes = session.scopes();
         while_shown(async move {
-            let done = store.check_activity(&me, &scopes, 0).await;
+            let done = store.check_activity(&me, &scopes, 0, true).await;
             checking.set(false);
             match done {
                 Ok(_) => {

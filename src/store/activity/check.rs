@@ -25,8 +25,15 @@ impl Store {
     /// Checks `me`'s activity now (or finds that another tab just did,
     /// `fresh_for_ms`), under a lock the account's tabs share, and keeps
     /// the result for every tab.
-    /// `scopes`: the token's, as the session says now.
-    pub async fn check_activity(&self, me: &User, scopes: &[Scope], fresh_for_ms: i64) -> Result<Checked, ApiError> {
+    /// `scopes`: the token's, as the session says now. `everywhere`: read
+    /// every page of the account's posts (Check now), not only the first.
+    pub async fn check_activity(
+        &self,
+        me: &User,
+        scopes: &[Scope],
+        fresh_for_ms: i64,
+        everywhere: bool,
+    ) -> Result<Checked, ApiError> {
         let lock = format!("perch-activity-{}", me.uuid);
         crate::browser::tab_lock::exclusive(&lock, async {
             let mut kept = kept(&me.uuid);
@@ -34,15 +41,22 @@ impl Store {
                 return Ok(Checked::Fresh);
             }
             let api = self.api.as_account(&me.uuid);
-            self.look(&api, me, scopes, &mut kept).await?;
+            self.look(&api, me, scopes, everywhere, &mut kept).await?;
             save(&me.uuid, &kept);
             Ok(Checked::Read)
         })
         .await
     }
 
-    async fn look(&self, api: &Api, me: &User, scopes: &[Scope], kept: &mut Kept) -> Result<(), ApiError> {
-        let full = !kept.looked() || kept.since_full + 1 >= FULL_EVERY || kept.read_ms == 0;
+    async fn look(
+        &self,
+        api: &Api,
+        me: &User,
+        scopes: &[Scope],
+        everywhere: bool,
+        kept: &mut Kept,
+    ) -> Result<(), ApiError> {
+        let full = everywhere || !kept.looked() || kept.since_full + 1 >= FULL_EVERY;
         let now = js_sys::Date::now() as i64;
         let mut grown = Vec::new();
         // The first page alone, unless full: two requests when nothing changed.

@@ -23,8 +23,10 @@ pub const EVERY_S: u32 = 120;
 /// last 60 posts and replies.
 pub const POST_PAGES: u32 = 4;
 /// A full check (every page of posts, not only the first) runs at the
-/// first check of a visit and after this many checks; the others cost two
-/// requests when nothing changed.
+/// first look, after this many checks, and when the reader asks (Check
+/// now); the others read the first page and the followers, two requests
+/// (two 304s) when nothing changed. A reply to an older post is found by
+/// the next full check: within 8 intervals, 16 minutes.
 pub const FULL_EVERY: u32 = 8;
 /// The activities kept, newest first.
 pub const ITEMS_KEPT: usize = 60;

@@ -34,7 +34,7 @@ pub fn watch(store: Store, every_s: u32) {
                 continue;
             };
             let me = signed.user;
-            match store.check_activity(&me, &signed.scopes, every * 9 / 10).await {
+            match store.check_activity(&me, &signed.scopes, every * 9 / 10, false).await {
                 Ok(_) => {
                     failures = 0;
                     if let Some(unread) = unread {
