@@ -15,12 +15,14 @@ import gzip, json, os, re, subprocess, sys
 # plus 1 KB: the split build is not byte-for-byte repeatable (the same
 # sources gave sign-in 268,857 and 268,951 bytes, a thread 371,629 and
 # 371,888: the splitter's output varies from run to run), and a limit
-# closer than that would fail a build that did not grow.
-LIMITS = {'signin': 270_000, 'home': 353_000, 'thread': 373_000, 'profile': 373_000}
+# closer than that would fail a build that did not grow. Raised for
+# Activity (issue 34): the header's count and the checks' start in the main
+# module, and the chunks its own split module adds (docs/size.md, "Activity").
+LIMITS = {'signin': 277_500, 'home': 365_000, 'thread': 385_500, 'profile': 385_500, 'activity': 322_000}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.
-PATH_OF = {'signin': '/signin', 'home': '/', 'thread': '/post/0', 'profile': '/user/@mira'}
+PATH_OF = {'signin': '/signin', 'home': '/', 'thread': '/post/0', 'profile': '/user/@mira', 'activity': '/activity'}
 
 def brotli(path):
     return len(subprocess.run(['brotli', '-q', '11', '-c', path], check=True, capture_output=True).stdout)
