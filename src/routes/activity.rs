@@ -156,7 +156,7 @@ fn ActivityItem(item: Item, fresh: bool) -> impl IntoView {
         Item::Reply { reply, .. } => {
             let said = t::activity_replied(reply.author.shown_name().to_owned());
             view! {
-                <p class="what"><Who user=reply.author.clone()/> " " {said}</p>
+                <p class="what"><Who user=reply.author.clone() face_only=true/> " " {said}</p>
                 {quote_of(&reply)}
                 <Said post=reply/>
             }
@@ -165,7 +165,7 @@ fn ActivityItem(item: Item, fresh: bool) -> impl IntoView {
         Item::Mention { post, .. } => {
             let said = t::activity_mentioned(post.author.shown_name().to_owned());
             view! {
-                <p class="what"><Who user=post.author.clone()/> " " {said}</p>
+                <p class="what"><Who user=post.author.clone() face_only=true/> " " {said}</p>
                 <Said post/>
             }
             .into_any()
@@ -200,7 +200,7 @@ fn ActivityItem(item: Item, fresh: bool) -> impl IntoView {
     }
 }
 
-/// A person's name (or handle, or uuid when only that is known), linked to their profile.
+/// A person's name (or uuid when only that is known).
 fn shown(user: &User) -> String {
     if user.username.is_empty() {
         user.uuid.clone()
@@ -209,8 +209,10 @@ fn shown(user: &User) -> String {
     }
 }
 
+/// A person's avatar and name, linked to their profile; `face_only`: the
+/// avatar alone (the sentence beside it names the person).
 #[component]
-fn Who(user: User) -> impl IntoView {
+fn Who(user: User, #[prop(optional)] face_only: bool) -> impl IntoView {
     let name = shown(&user);
     let href = if user.username.is_empty() {
         AppPath::ProfileByUuid(&user.uuid).href()
@@ -220,7 +222,7 @@ fn Who(user: User) -> impl IntoView {
     view! {
         <A href=href attr:class="who">
             <Avatar src=user.avatar.clone() name=name.clone()/>
-            <strong dir="auto">{name}</strong>
+            {(!face_only).then(|| view! { <strong dir="auto">{name}</strong> })}
         </A>
     }
 }
