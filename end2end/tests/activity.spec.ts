@@ -102,6 +102,28 @@ test('a check when nothing changed costs two conditional requests, answered 304 
   expect(asked.every((a) => a.tag?.startsWith('W/"'))).toBeTruthy();
 });
 
+test('against a server without ETags, a check still finds what changed', async ({ page, context }) => {
+  const sentTags: string[] = [];
+  await context.route('**/api/v1/**', async (route) => {
+    const tag = await route.request().headerValue('if-none-match');
+    if (tag) sentTags.push(tag);
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['etag'];
+    await route.fulfill({ response, headers });
+  });
+  const me = newAccount('jo');
+  const tok = token(me);
+  const post = await call(page, tok, 'POST', '/post', { content: 'Tagless.' });
+  await signInWithToken(page, me);
+  await firstLook(page, (await api(page, tok, '/user')).uuid);
+  await call(page, token('sam'), 'POST', '/post', { content: 'Found all the same.', parent: post.uuid });
+  await page.goto('/activity');
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Sam Reed replied to your post' })).toContainText('Found all the same.');
+  expect(sentTags).toEqual([]);
+});
+
 test('new followers show as one item, and Follow back follows', async ({ page }) => {
   const me = newAccount('bea');
   const tok = token(me);

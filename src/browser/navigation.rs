@@ -121,29 +121,31 @@ pub fn PageHeading(#[prop(into)] text: Signal<String>) -> impl IntoView {
 /// changes. (What leptos_meta's `<Title>` did here, without the crate.)
 #[component]
 pub fn Title(#[prop(into)] text: Signal<String>) -> impl IntoView {
-    Effect::new(move |_| document().set_title(&with_count(&text.get(), UNREAD_COUNT.with(std::cell::Cell::get))));
+    Effect::new(move |_| {
+        let text = text.get();
+        let unread = TITLE.with(|t| {
+            let mut t = t.borrow_mut();
+            t.0 = Some(text.clone());
+            t.1
+        });
+        document().set_title(&with_count(&text, unread));
+    });
 }
 
 thread_local! {
-    /// The count the title starts with ([`show_unread`]).
-    static UNREAD_COUNT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The page's own title, as its `Title` last set it (`None`: none yet;
+    /// `index.html`'s stands), and the unread count shown before it ([`show_unread`]).
+    static TITLE: RefCell<(Option<String>, u32)> = const { RefCell::new((None, 0)) };
 }
 
-/// `title` as the tab shows it: "(3) Perch" while 3 are unread.
+/// `title` as the tab shows it: "(3) Perch" while 3 activities are
+/// unread; the page's own title as it is otherwise (Home's may start with
+/// its own count of new posts: it stays).
 fn with_count(title: &str, unread: u32) -> String {
-    let bare = without_count(title);
     if unread == 0 {
-        bare.to_owned()
+        title.to_owned()
     } else {
-        format!("({unread}) {bare}")
-    }
-}
-
-/// A title without the count an earlier [`with_count`] put first.
-fn without_count(title: &str) -> &str {
-    match title.strip_prefix('(').and_then(|rest| rest.split_once(") ")) {
-        Some((n, bare)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => bare,
-        _ => title,
+        format!("({}) {title}", crate::i18n::number(f64::from(unread)))
     }
 }
 
@@ -151,9 +153,13 @@ fn without_count(title: &str) -> &str {
 /// and, in an installed app, on its icon (`navigator.setAppBadge`, where
 /// the browser has it), whatever page is open.
 pub fn show_unread(unread: u32) {
-    UNREAD_COUNT.with(|c| c.set(unread));
     let document = document();
-    document.set_title(&with_count(&document.title(), unread));
+    let base = TITLE.with(|t| {
+        let mut t = t.borrow_mut();
+        t.1 = unread;
+        t.0.get_or_insert_with(|| document.title()).clone()
+    });
+    document.set_title(&with_count(&base, unread));
     let navigator = window().navigator();
     let (method, args) = if unread == 0 { ("clearAppBadge", vec![]) } else { ("setAppBadge", vec![unread]) };
     if let Ok(f) = js_sys::Reflect::get(&navigator, &method.into()) {
@@ -174,14 +180,12 @@ pub fn show_unread(unread: u32) {
 
 #[cfg(test)]
 mod title_tests {
-    use super::{with_count, without_count};
+    use super::with_count;
 
     #[test]
-    fn the_count_leads_the_title_and_goes_when_read() {
+    fn the_unread_count_leads_the_page_s_own_title() {
         assert_eq!(with_count("Perch", 3), "(3) Perch");
-        assert_eq!(with_count("(3) Perch", 5), "(5) Perch");
-        assert_eq!(with_count("(12) Thread · Perch", 0), "Thread · Perch");
-        assert_eq!(without_count("(a) Perch"), "(a) Perch", "only a number is a count");
-        assert_eq!(without_count("() Perch"), "() Perch");
+        assert_eq!(with_count("(12) Home · Perch", 0), "(12) Home · Perch", "Home's own count stays");
+        assert_eq!(with_count("(12) Home · Perch", 1), "(1) (12) Home · Perch");
     }
 }

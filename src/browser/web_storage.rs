@@ -43,6 +43,8 @@ pub enum Key {
     /// How many of the account's activities are unread: a number, small,
     /// so the header reads it without the rest (`store/activity/`).
     Unread { account: String },
+    /// The people and words the account mutes, kept here only (`store/mutes.rs`).
+    Mutes { account: String },
 }
 
 /// Where a draft is being written.
@@ -77,6 +79,7 @@ impl Key {
             Key::UndoSend => "perch.undo_send".into(),
             Key::Activity { account } => format!("perch.activity.{account}"),
             Key::Unread { account } => format!("perch.unread.{account}"),
+            Key::Mutes { account } => format!("perch.mutes.{account}"),
         }
     }
 
@@ -88,7 +91,8 @@ impl Key {
             | Key::Draft { account, .. }
             | Key::Outbox { account }
             | Key::Activity { account }
-            | Key::Unread { account } => Some(account),
+            | Key::Unread { account }
+            | Key::Mutes { account } => Some(account),
             _ => None,
         }
     }
@@ -148,8 +152,9 @@ pub fn remove(key: &Key) {
     }
 }
 
-/// Removes everything kept for `account`: its drafts (unless
-/// `keep_drafts`: the person chose to find them at their next sign-in),
+/// Removes everything kept for `account`: its drafts, waiting actions and
+/// mutes (unless `keep_drafts`: the person chose to find them at their
+/// next sign-in),
 /// what it likes and follows, where it was reading, its activity. At sign-out, so the
 /// next person on this browser finds nothing of it.
 pub fn forget_account(account: &str, keep_drafts: bool) {
@@ -159,8 +164,9 @@ pub fn forget_account(account: &str, keep_drafts: bool) {
     let outbox = Key::Outbox { account: account.to_owned() }.name();
     let activity = Key::Activity { account: account.to_owned() }.name();
     let unread = Key::Unread { account: account.to_owned() }.name();
+    let mutes = Key::Mutes { account: account.to_owned() }.name();
     remove_where(|name| {
-        (!keep_drafts && (name.starts_with(&drafts) || name == outbox))
+        (!keep_drafts && (name.starts_with(&drafts) || name == outbox || name == mutes))
             || [&relations, &reading, &activity, &unread].contains(&&name.to_owned())
     });
 }
@@ -241,5 +247,6 @@ mod tests {
         assert_eq!(Key::Activity { account: "u1".into() }.name(), "perch.activity.u1");
         assert_eq!(Key::Unread { account: "u1".into() }.name(), "perch.unread.u1");
         assert_eq!(Key::Unread { account: "u1".into() }.account(), Some("u1"), "written only while signed in");
+        assert_eq!(Key::Mutes { account: "u1".into() }.name(), "perch.mutes.u1");
     }
 }

@@ -50,10 +50,57 @@ pub fn PostCard(
     // there again would follow every arrival, and every card was drawn
     // again each time any post arrived.
     let present = Memo::new(move |_| if store.is_deleted(&uuid) { Err(true) } else { store.post(&uuid).ok_or(false) });
-    move || match present.get() {
-        Err(true) => view! { <Tombstone/> }.into_any(),
-        Ok(post) => view! { <Card post focused position/> }.into_any(),
-        Err(false) => view! { <PostSkeleton/> }.into_any(),
+    // A muted post collapses to one line until Show (`store/mutes.rs`);
+    // the card is drawn again only when that changes.
+    let mutes = crate::store::mutes::use_mutes();
+    let shown_anyway = RwSignal::new(false);
+    let muted = Memo::new(move |_| {
+        let post = present.get().ok()?;
+        (!shown_anyway.get()).then(|| mutes.and_then(|m| post.with(|p| m.hides(p))))?
+    });
+    move || match (present.get(), muted.get()) {
+        (Err(true), _) => view! { <Tombstone/> }.into_any(),
+        (Ok(_), Some(why)) => view! { <MutedLine why show=shown_anyway/> }.into_any(),
+        (Ok(post), None) => view! { <Card post focused position/> }.into_any(),
+        (Err(false), _) => view! { <PostSkeleton/> }.into_any(),
+    }
+}
+
+/// What a muted post leaves: why, and Show.
+#[component]
+fn MutedLine(why: crate::store::mutes::Why, show: RwSignal<bool>) -> impl IntoView {
+    let said = match why {
+        crate::store::mutes::Why::Person => t::muted_person_post(),
+        crate::store::mutes::Why::Word => t::muted_word_post(),
+    };
+    view! {
+        <article class="post muted-post">
+            <p>{said} " " <button type="button" class="link-button" on:click=move |_| show.set(true)>{t::show()}</button></p>
+        </article>
+    }
+}
+
+/// "⋯" on someone else's post: Mute them (drawn when first opened).
+#[component]
+fn MoreActions(author: perch_model::User) -> impl IntoView {
+    let opened = RwSignal::new(false);
+    let mutes = crate::store::mutes::use_mutes();
+    let menu = NodeRef::<leptos::html::Details>::new();
+    let label = t::more_for_post_by(format!("@{}", author.username));
+    view! {
+        <details class="card-more" node_ref=menu
+            on:toggle=move |_| if menu.get_untracked().is_some_and(|m| m.open()) { opened.set(true) }>
+            <summary aria-label=label>"⋯"</summary>
+            {move || opened.get().then(|| {
+                let author = author.clone();
+                let name = format!("@{}", author.username);
+                view! {
+                    <button type="button" class="link-button" on:click=move |_| {
+                        if let Some(m) = mutes { m.mute_person(&author) }
+                    }>{t::mute_user(name)}</button>
+                }
+            })}
+        </details>
     }
 }
 
@@ -118,6 +165,7 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
                     <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">{t::reply()}</a>
                 })}
                 {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone()/> })}
+                {(signed_in && !own).then(|| view! { <MoreActions author=author.clone()/> })}
                 {own.then(|| view! { <super::waiting::WaitingMark uuid=post.uuid.clone()/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{t::via_app(app.name.clone())}</span> })}
             </footer>

@@ -23,6 +23,8 @@ pub enum AppPath<'a> {
     Outbox,
     /// What happened to the account's posts and followers (`routes/activity.rs`).
     Activity,
+    /// Every setting in one place (`routes/settings.rs`).
+    Settings,
 }
 
 impl AppPath<'_> {
@@ -46,6 +48,7 @@ impl fmt::Display for AppPath<'_> {
             AppPath::SignIn => f.write_str("/signin"),
             AppPath::Outbox => f.write_str("/outbox"),
             AppPath::Activity => f.write_str("/activity"),
+            AppPath::Settings => f.write_str("/settings"),
         }
     }
 }

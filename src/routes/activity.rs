@@ -79,7 +79,24 @@ fn Activity(me: User) -> impl IntoView {
             }
         }
     });
-    let items = Memo::new(move |_| kept.with(|k| k.items.clone()));
+    // Muted people and words leave Activity too (`store/mutes.rs`).
+    let mutes = crate::store::mutes::use_mutes();
+    let items = Memo::new(move |_| {
+        let muted = mutes.map(|m| m.get()).unwrap_or_default();
+        kept.with(|k| {
+            k.items
+                .iter()
+                .filter_map(|item| match item {
+                    Item::Reply { reply: p, .. } | Item::Mention { post: p, .. } if muted.hides(p).is_some() => None,
+                    Item::Followed { noticed_ms, users } => {
+                        let users: Vec<User> = users.iter().filter(|u| !muted.mutes_person(&u.uuid)).cloned().collect();
+                        (!users.is_empty()).then_some(Item::Followed { noticed_ms: *noticed_ms, users })
+                    }
+                    other => Some(other.clone()),
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     view! {
         <p class="intro">{t::activity_intro()}</p>
         <CheckLine me=me.clone() kept/>

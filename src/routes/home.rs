@@ -99,9 +99,17 @@ fn TimelineView() -> impl IntoView {
 #[component]
 fn Loaded(home: HomeTimeline, all_at_once: bool) -> impl IntoView {
     let state = home.state.clone();
+    // Muted people and words leave Home (`store/mutes.rs`).
+    let (store, mutes) = (crate::store::use_store(), crate::store::mutes::use_mutes());
     let list = Memo::new({
         let state = state.clone();
-        move |_| state.with(|s| s.feed())
+        move |_| {
+            let mut feed = state.with(|s| s.feed());
+            if let Some(muted) = mutes.map(|m| m.get()).filter(|m| m.count() > 0) {
+                feed.items.retain(|uuid| store.post_untracked(uuid).is_none_or(|p| muted.hides(&p).is_none()));
+            }
+            feed
+        }
     });
     let load_more = Callback::new({
         let home = home.clone();

@@ -9,6 +9,7 @@ mod not_found;
 mod oauth_callback;
 mod outbox;
 mod profile;
+mod settings;
 mod signin;
 mod thread;
 mod user_list;
@@ -48,6 +49,7 @@ pub fn Shell(
     provide_context(api.clone());
     provide_context(session);
     let store = crate::store::Store::new(session, api.clone());
+    crate::store::mutes::Mutes::provide(session);
     crate::browser::navigation::install();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     crate::browser::marks::mark("perch:shell");
@@ -89,6 +91,7 @@ pub fn Shell(
                 <Route path=path!("/user/:id/following") view=user_list::Following/>
                 <Route path=path!("/outbox") view=outbox::OutboxPage/>
                 <Route path=path!("/activity") view=activity::ActivityPage/>
+                <Route path=path!("/settings") view=settings::SettingsPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>

@@ -151,10 +151,38 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
             " · "
             <A href=following_href><strong>{let f = following.clone(); move || crate::i18n::number(f() as f64)}</strong>" "{move || t::following_word(following()).get()}</A>
         </p>
-        <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>
+        <div class="profile-actions">
+            <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>
+            {(own.is_none() && session.is_signed_in()).then(|| view! { <MuteButton user=user.get_untracked()/> })}
+        </div>
         {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {
             <p class="email">{t::email()} " " <span dir="auto">{email}</span> " " <span class="verified">{match verified { Some(true) => Some(t::verified().signal()), Some(false) => Some(t::not_verified().signal()), None => None }}</span></p>
         })}
+    }
+    .into_any()
+}
+
+/// Mute or unmute the person (kept in this browser, `store/mutes.rs`).
+#[component]
+fn MuteButton(user: perch_model::User) -> impl IntoView {
+    let Some(mutes) = crate::store::mutes::use_mutes() else { return ().into_any() };
+    let handle = format!("@{}", user.username);
+    let muted = {
+        let uuid = user.uuid.clone();
+        Memo::new(move |_| mutes.get().mutes_person(&uuid))
+    };
+    let click = move |_| {
+        if muted.get_untracked() {
+            mutes.unmute_person(&user.uuid);
+        } else {
+            mutes.mute_person(&user);
+        }
+    };
+    view! {
+        <button type="button" class="secondary" aria-pressed=move || muted.get().to_string() on:click=click>
+            {move || if muted.get() { t::unmute_user(handle.clone()).get() } else { t::mute_user(handle.clone()).get() }}
+        </button>
+        {move || muted.get().then(|| view! { <p class="note" role="status">{t::muted_here_only()}</p> })}
     }
     .into_any()
 }

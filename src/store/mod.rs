@@ -20,6 +20,7 @@
 pub mod activity;
 pub mod copy;
 mod loading;
+pub mod mutes;
 pub mod outbox;
 mod relations;
 pub mod toggle;

@@ -41,6 +41,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/user/[^/]+/follow(ers|ing)$", "pages"),
     ("^/outbox$", "pages"),
     ("^/activity$", "page_activity"),
+    ("^/settings$", "extras"),
     ("^/signin$", "page_signin"),
 ];
 

@@ -128,7 +128,14 @@ impl<H: Home> Copy<H> {
     }
 }
 
-/// Drops `account`'s copy (sign-out).
+/// How many characters `account`'s copy holds (about its bytes), `None`
+/// when none is kept.
+pub async fn size(account: &str) -> Option<usize> {
+    let text = call(Db::Copies, "get", &[JsValue::from_str(account)]).await.ok()?.as_string()?;
+    Some(text.len())
+}
+
+/// Drops `account`'s copy (sign-out, or the settings' Empty).
 pub fn forget(account: &str) {
     let account = JsValue::from_str(account);
     wasm_bindgen_futures::spawn_local(async move {

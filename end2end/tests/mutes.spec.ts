@@ -1,0 +1,173 @@
+// Muting (issue 35, point 2) and the settings page (point 3): per account,
+// kept in this browser only, shared by tabs; muted posts leave Home and
+// collapse in a thread; whole words in any script; export and import.
+// Each test makes new accounts of its own (`perch-server user add`).
+import { test, expect, expectAccessible } from './fixtures';
+import { api, signInWithToken, token, SERVER_BIN, DB } from './helpers';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+
+function newAccount(prefix: string): string {
+  const name = `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', `${prefix} person`], { encoding: 'utf8' });
+  return name;
+}
+
+async function call(page: Page, tok: string, method: string, path: string, body?: object) {
+  const res = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${tok}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    data: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return res.json();
+}
+
+/** `reader` follows `author`, who posts each of `texts`; the posts. */
+async function follows(page: Page, reader: string, author: string, texts: string[]) {
+  const uuid = (await api(page, token(author), '/user')).uuid;
+  await call(page, token(reader), 'POST', `/user/${uuid}/follow`);
+  const posts = [];
+  for (const content of texts) posts.push(await call(page, token(author), 'POST', '/post', { content }));
+  return posts;
+}
+
+const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
+
+test('a muted person leaves Home, collapses in a thread with Show, in every tab and after a reload; another account is not affected; Undo brings them back', async ({ page, context }) => {
+  const me = newAccount('mu');
+  const other = newAccount('ot');
+  const author = newAccount('au');
+  const [post] = await follows(page, me, author, ['A post from the one to mute.']);
+  await follows(page, other, author, []);
+  await call(page, token(me), 'POST', '/post', { content: 'My own post stays.' });
+  await signInWithToken(page, me);
+  await expect(timeline(page).getByText('A post from the one to mute.')).toBeVisible();
+
+  const card = timeline(page).getByRole('article').filter({ hasText: 'A post from the one to mute.' });
+  await card.getByLabel(`More for the post by @${author}`).click();
+  await card.getByRole('button', { name: `Mute @${author}` }).click();
+  await expect(timeline(page).getByText('A post from the one to mute.')).toHaveCount(0);
+  await expect(timeline(page).getByText('My own post stays.')).toBeVisible();
+
+  // Another tab of the same account hears it; a reload keeps it.
+  const second = await context.newPage();
+  await second.goto('/');
+  await expect(timeline(second).getByText('My own post stays.')).toBeVisible();
+  await expect(timeline(second).getByText('A post from the one to mute.')).toHaveCount(0);
+  await page.reload();
+  await expect(timeline(page).getByText('My own post stays.')).toBeVisible();
+  await expect(timeline(page).getByText('A post from the one to mute.')).toHaveCount(0);
+
+  // In its thread, one line with Show.
+  await page.goto(`/post/${post.uuid}`);
+  const line = page.locator('.muted-post').first();
+  await expect(line).toHaveText(/Post by a muted person\./);
+  await expect(page.getByText('A post from the one to mute.')).toHaveCount(0);
+  await line.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByText('A post from the one to mute.')).toBeVisible();
+  await expectAccessible(page);
+
+  // Another account signed in here does not have the mute.
+  await page.goto('/');
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
+  await page.getByLabel('Access token', { exact: true }).fill(token(other));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(page.locator('.account-menu summary')).toHaveText(`@${other}`);
+  await expect(timeline(page).getByText('A post from the one to mute.')).toBeVisible();
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: `Switch to @${me}` }).click();
+  await expect(page.locator('.account-menu summary')).toHaveText(`@${me}`);
+  await expect(timeline(page).getByText('My own post stays.')).toBeVisible();
+  await expect(timeline(page).getByText('A post from the one to mute.')).toHaveCount(0);
+
+  // Undo on the settings page.
+  await page.goto('/settings');
+  const people = page.locator('.mutes ul').first();
+  await expect(people).toContainText(`@${author}`);
+  await expect(page.getByText('The server is never told')).toBeVisible();
+  await expectAccessible(page);
+  await people.getByRole('button', { name: `Unmute @${author}` }).click();
+  await expect(page.getByText('No one is muted.')).toBeVisible();
+  await page.goto('/');
+  await expect(timeline(page).getByText('A post from the one to mute.')).toBeVisible();
+});
+
+test('a muted word hides whole words only, in German and in Arabic too', async ({ page }) => {
+  const me = newAccount('wd');
+  const author = newAccount('wa');
+  const texts = [
+    'my cat sleeps all day',
+    'notes on category theory',
+    'Ich mag meine Katze sehr.',
+    'Katzenfutter ist teuer.',
+    'رأيت قطة في الحديقة',
+    'قطتي نائمة',
+  ];
+  await follows(page, me, author, texts);
+  await signInWithToken(page, me);
+  for (const text of texts) await expect(timeline(page).getByText(text)).toBeVisible();
+  await page.goto('/settings');
+  for (const word of ['cat', 'Katze', 'قطة']) {
+    await page.getByLabel('Word or phrase to mute').fill(word);
+    await page.getByRole('button', { name: 'Mute', exact: true }).click();
+    await expect(page.getByRole('button', { name: `Unmute “${word}”` })).toBeVisible();
+  }
+  await page.goto('/');
+  await expect(timeline(page).getByText('notes on category theory')).toBeVisible();
+  await expect(timeline(page).getByText('Katzenfutter ist teuer.')).toBeVisible();
+  await expect(timeline(page).getByText('قطتي نائمة')).toBeVisible();
+  for (const hidden of ['my cat sleeps all day', 'Ich mag meine Katze sehr.', 'رأيت قطة في الحديقة']) {
+    await expect(timeline(page).getByText(hidden)).toHaveCount(0);
+  }
+});
+
+test('mutes exported from one profile and imported in a fresh one are the same; sign-out asks about them', async ({ page, browser }) => {
+  const me = newAccount('ex');
+  const author = newAccount('ea');
+  await follows(page, me, author, []);
+  await signInWithToken(page, me);
+  await page.goto(`/user/@${author}`);
+  await page.getByRole('button', { name: `Mute @${author}` }).click();
+  await expect(page.getByRole('button', { name: `Unmute @${author}` })).toHaveAttribute('aria-pressed', 'true');
+  await page.goto('/settings');
+  for (const word of ['spoilers', 'Straßenbahn']) {
+    await page.getByLabel('Word or phrase to mute').fill(word);
+    await page.getByRole('button', { name: 'Mute', exact: true }).click();
+  }
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export mutes' }).click()]);
+  const file = test.info().outputPath('mutes.json');
+  await download.saveAs(file);
+  const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
+  expect(exported.people.map((p: any) => p.username)).toEqual([author]);
+  expect(exported.words.sort()).toEqual(['Straßenbahn', 'spoilers']);
+
+  const fresh = await browser.newContext({ serviceWorkers: 'block' });
+  const tab = await fresh.newPage();
+  await signInWithToken(tab, me);
+  await tab.goto('/settings');
+  await expect(tab.getByText('No one is muted.')).toBeVisible();
+  await tab.getByLabel('Import mutes').setInputFiles(file);
+  await expect(tab.getByRole('status').filter({ hasText: '3 mutes read from the file.' })).toBeVisible();
+  const kept = await tab.evaluate(() => {
+    const session = JSON.parse(localStorage.getItem('perch.session')!);
+    return JSON.parse(localStorage.getItem(`perch.mutes.${session.user.uuid}`)!);
+  });
+  expect(kept).toEqual(exported);
+  // A file that is not mutes is refused, and changes nothing.
+  await tab.getByLabel('Import mutes').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"people": 5}') });
+  await expect(tab.getByRole('alert').filter({ hasText: 'This file is not a Perch mutes file.' })).toBeVisible();
+
+  // Signing out asks, as it does for drafts; Discard forgets them.
+  await tab.locator('.account-menu summary').click();
+  await tab.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
+  await expect(tab.getByText('3 mutes would go with it.')).toBeVisible();
+  await tab.getByRole('button', { name: 'Discard them' }).click();
+  await expect(tab.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  await signInWithToken(tab, me);
+  await tab.goto('/settings');
+  await expect(tab.getByText('No one is muted.')).toBeVisible();
+  await fresh.close();
+});
