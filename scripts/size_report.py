@@ -16,10 +16,10 @@ import gzip, json, os, re, subprocess, sys
 # sources gave sign-in 268,857 and 268,951 bytes, a thread 371,629 and
 # 371,888: the splitter's output varies from run to run), and a limit
 # closer than that would fail a build that did not grow. Raised for
-# Activity (issue 34) and muting (issue 35): what they put in the main
-# module, and the chunks their split modules add (docs/size.md, "Activity",
-# "Muting and settings").
-LIMITS = {'signin': 280_800, 'home': 375_000, 'thread': 397_000, 'profile': 397_000, 'activity': 330_300}
+# Activity (issue 34), muting, settings and reply trees (issue 35): what
+# they put in the main module, and the chunks their split modules add
+# (docs/size.md, "Activity", "Muting and settings", "Reply trees").
+LIMITS = {'signin': 281_000, 'home': 376_200, 'thread': 406_000, 'profile': 406_000, 'activity': 330_600}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.

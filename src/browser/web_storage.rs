@@ -45,6 +45,9 @@ pub enum Key {
     Unread { account: String },
     /// The people and words the account mutes, kept here only (`store/mutes.rs`).
     Mutes { account: String },
+    /// Which replies of a thread the reader expanded or collapsed, for the
+    /// tab (`routes/thread_tree.rs`).
+    Tree { thread: String },
 }
 
 /// Where a draft is being written.
@@ -80,6 +83,7 @@ impl Key {
             Key::Activity { account } => format!("perch.activity.{account}"),
             Key::Unread { account } => format!("perch.unread.{account}"),
             Key::Mutes { account } => format!("perch.mutes.{account}"),
+            Key::Tree { thread } => format!("perch.tree.{thread}"),
         }
     }
 
@@ -99,7 +103,7 @@ impl Key {
 
     /// Kept for the tab only (`sessionStorage`) rather than across visits.
     fn tab_only(&self) -> bool {
-        matches!(self, Key::OAuthPending)
+        matches!(self, Key::OAuthPending | Key::Tree { .. })
     }
 }
 

@@ -49,6 +49,9 @@ pub fn Feed(
     /// them at once: Back, a reading position).
     #[prop(optional)]
     all_at_once: bool,
+    /// Drawn inside each card, at its end (a thread's nested replies).
+    #[prop(optional)]
+    under: Option<Callback<String, AnyView>>,
 ) -> impl IntoView {
     // How many cards are drawn; `usize::MAX` once the first draw is done.
     let drawn = RwSignal::new(if all_at_once { usize::MAX } else { FIRST_CARDS });
@@ -135,7 +138,16 @@ pub fn Feed(
             aria-busy=move || list.with(|l| l.loading).to_string()
         >
             <For each=items key=|(_, uuid)| uuid.clone() let:((index, uuid))>
-                <PostCard uuid position=(index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }))/>
+                {
+                    let position = (index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }));
+                    match under {
+                        Some(under) => {
+                            let of = uuid.clone();
+                            view! { <PostCard uuid position>{under.run(of.clone())}</PostCard> }.into_any()
+                        }
+                        None => view! { <PostCard uuid position/> }.into_any(),
+                    }
+                }
             </For>
         </div>
         {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && empty.is_some()).then(|| view! { <Empty text=empty.clone().unwrap_or_else(|| label.clone())/> }))}

@@ -42,6 +42,13 @@ pub fn PostCard(
     /// for `aria-posinset`/`aria-setsize`.
     #[prop(optional)]
     position: Option<(usize, i32)>,
+    /// Drawn at the end of the card, inside it: a thread's nested replies.
+    #[prop(optional)]
+    children: Option<ChildrenFn>,
+    /// What assistive technology says of the card besides its name
+    /// (`aria-description`): a nested reply's level and position.
+    #[prop(optional, into)]
+    description: Option<Signal<String>>,
 ) -> impl IntoView {
     let store = use_store();
     // Drawn again only when the post arrives or goes (`Err(true)`: deleted),
@@ -60,15 +67,15 @@ pub fn PostCard(
     });
     move || match (present.get(), muted.get()) {
         (Err(true), _) => view! { <Tombstone/> }.into_any(),
-        (Ok(_), Some(why)) => view! { <MutedLine why show=shown_anyway/> }.into_any(),
-        (Ok(post), None) => view! { <Card post focused position/> }.into_any(),
+        (Ok(_), Some(why)) => view! { <MutedLine why show=shown_anyway below=children.clone()/> }.into_any(),
+        (Ok(post), None) => view! { <Card post focused position below=children.clone() description/> }.into_any(),
         (Err(false), _) => view! { <PostSkeleton/> }.into_any(),
     }
 }
 
 /// What a muted post leaves: why, and Show.
 #[component]
-fn MutedLine(why: crate::store::mutes::Why, show: RwSignal<bool>) -> impl IntoView {
+fn MutedLine(why: crate::store::mutes::Why, show: RwSignal<bool>, below: Option<ChildrenFn>) -> impl IntoView {
     let said = match why {
         crate::store::mutes::Why::Person => t::muted_person_post(),
         crate::store::mutes::Why::Word => t::muted_word_post(),
@@ -76,6 +83,7 @@ fn MutedLine(why: crate::store::mutes::Why, show: RwSignal<bool>) -> impl IntoVi
     view! {
         <article class="post muted-post">
             <p>{said} " " <button type="button" class="link-button" on:click=move |_| show.set(true)>{t::show()}</button></p>
+            {below.map(|below| below())}
         </article>
     }
 }
@@ -105,7 +113,13 @@ fn MoreActions(author: perch_model::User) -> impl IntoView {
 }
 
 #[component]
-fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>) -> impl IntoView {
+fn Card(
+    post: ArcReadSignal<Post>,
+    focused: bool,
+    position: Option<(usize, i32)>,
+    below: Option<ChildrenFn>,
+    description: Option<Signal<String>>,
+) -> impl IntoView {
     let (content, replies, locked, own_signal, edit_signal, reply_signal) =
         (post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone());
     let post = post.get_untracked();
@@ -137,6 +151,7 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
             aria-labelledby=labelled_by
             aria-posinset=position.map(|p| p.0)
             aria-setsize=position.map(|p| p.1)
+            aria-description=description.map(|d| move || d.get())
             tabindex="-1"
             data-uuid=post.uuid.clone()
         >
@@ -169,6 +184,7 @@ fn Card(post: ArcReadSignal<Post>, focused: bool, position: Option<(usize, i32)>
                 {own.then(|| view! { <super::waiting::WaitingMark uuid=post.uuid.clone()/> })}
                 {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{t::via_app(app.name.clone())}</span> })}
             </footer>
+            {below.map(|below| below())}
         </article>
     }
 }

@@ -12,6 +12,7 @@ mod profile;
 mod settings;
 mod signin;
 mod thread;
+mod thread_tree;
 mod user_list;
 
 use crate::api::ApiError;

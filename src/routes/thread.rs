@@ -80,9 +80,22 @@ lazy! { pages, fn thread_page() {
         }
     });
 
-    // Replies, oldest first: from the store and read again, or read.
+    // Replies, oldest first (the author's follow-ups before the rest), as
+    // a tree: from the store and read again, or read.
     let key = Memo::new(move |_| uuid.with(|u| (!u.is_empty()).then(|| ListKey::Replies(u.clone()))));
     let ListPage { list, load_more, show_new, returning } = use_list(uuid, key);
+    let tree = crate::routes::thread_tree::Tree::provide(uuid);
+    let list = Signal::derive({
+        let store = store.clone();
+        move || {
+            let mut list = list.get();
+            list.items = tree.ordered(&store, &list.items);
+            list
+        }
+    });
+    let under = Callback::new(move |reply: String| {
+        view! { <crate::routes::thread_tree::Branch uuid=reply level=1/> }.into_any()
+    });
 
     // Once the chain is in, give the focused post focus (unless coming
     // back, or focus is elsewhere already).
@@ -171,7 +184,7 @@ lazy! { pages, fn thread_page() {
                         <section class="replies" aria-labelledby="replies-heading">
                             <h2 id="replies-heading">{t::replies()}</h2>
                             <Feed list load_more label=t::replies() empty=t::no_replies_yet()
-                                show_fresh=show_new show_fresh_label=t::show_new_replies all_at_once=returning.get_untracked()/>
+                                show_fresh=show_new show_fresh_label=t::show_new_replies all_at_once=returning.get_untracked() under/>
                             <crate::components::waiting::WaitingPosts root=uuid.get()/>
                         </section>
                     })}
