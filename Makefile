@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-abuse lighthouse mutants
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-thread bench-abuse lighthouse mutants
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -102,6 +102,12 @@ bench-outbox: setup app
 # header's count (docs/activity.md).
 bench-activity: setup app
 	./scripts/bench-activity.sh
+
+# Benchmark, not a test: a thread of 200 posts in 4 levels opened and
+# expanded at 4x CPU (requests before the first reply, the longest task
+# while expanding 15, the heap when all is open).
+bench-thread: setup app
+	./scripts/bench-thread.sh
 
 # Benchmark, not a test: Lighthouse (mobile) on four pages, cold and warm
 # cache, 3 runs each, on the release app and server (docs/performance.md).

@@ -36,14 +36,16 @@ impl Tree {
     pub fn provide(thread: Memo<String>) -> Tree {
         let store = use_store();
         let author = Memo::new(move |_| store.post(&thread.get()).map(|p| p.with(|p| p.author.uuid.clone())));
-        let chosen = RwSignal::new(HashMap::new());
-        let tree = Tree { thread: StoredValue::new(String::new()), author, chosen };
+        let kept = |thread: &str| web_storage::get_json(&Key::Tree { thread: thread.to_owned() }).unwrap_or_default();
+        // Read before the first draw, so a reload draws the tree as it was.
+        let first = thread.get_untracked();
+        let tree = Tree { thread: StoredValue::new(first.clone()), author, chosen: RwSignal::new(kept(&first)) };
         Effect::new(move |_| {
-            let thread = thread.get();
-            let kept: HashMap<String, bool> =
-                web_storage::get_json(&Key::Tree { thread: thread.clone() }).unwrap_or_default();
-            tree.thread.set_value(thread);
-            chosen.set(kept);
+            let now = thread.get();
+            if tree.thread.with_value(|t| *t != now) {
+                tree.chosen.set(kept(&now));
+                tree.thread.set_value(now);
+            }
         });
         provide_context(tree);
         tree
