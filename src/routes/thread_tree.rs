@@ -7,7 +7,8 @@
 //! only replies read ahead. What was expanded or collapsed is kept for the
 //! tab (`sessionStorage`, per thread), so Back and a reload find it as it
 //! was. Each level is a group named with its level ("Replies to Sam,
-//! level 2"), its cards with their position and the level's size.
+//! level 2"), its cards with their position and the level's size; a level
+//! draws a few cards at a time, a paint between each few.
 //! Part of the thread page's split module.
 
 use crate::browser::web_storage::{self, Key};
@@ -152,6 +153,17 @@ fn Level(parent: String, level: u8) -> impl IntoView {
         let (store, list) = (store.clone(), list.clone());
         Memo::new(move |_| list.with(|l| tree.ordered(&store, &l.items)))
     };
+    // A few cards in the task that expands, then a few after each paint
+    // (as the feed draws its first screen): a branch of 15 is not one long task.
+    let drawn = RwSignal::new(crate::components::feed::FIRST_CARDS);
+    Effect::new(move |_| {
+        if drawn.get() < items.with(Vec::len) {
+            while_shown(async move {
+                crate::browser::dom::after_paint().await;
+                let _ = drawn.try_update(|n| *n += crate::components::feed::MORE_CARDS);
+            });
+        }
+    });
     let size = {
         let list = list.clone();
         move || list.with(|l| if l.done { l.items.len() as i32 } else { -1 })
@@ -170,7 +182,7 @@ fn Level(parent: String, level: u8) -> impl IntoView {
     let error = list.clone();
     view! {
         <div role="group" class="branch" id=format!("replies-of-{parent}") aria-label=label>
-            <For each=move || items.get().into_iter().enumerate() key=|(_, u)| u.clone() let:((index, uuid))>
+            <For each=move || items.get().into_iter().take(drawn.get()).enumerate() key=|(_, u)| u.clone() let:((index, uuid))>
                 {
                     let position = (index + 1, size.clone()());
                     let under = uuid.clone();
