@@ -118,7 +118,9 @@ test('a thread pages its replies with Load more', async ({ page }) => {
   }
   expect(popular).toBeTruthy();
   await page.goto(`/post/${popular.uuid}`);
-  const replies = page.getByRole('feed', { name: 'Replies' }).getByRole('article');
+  // The feed's own cards: the author's follow-ups open below theirs (the
+  // reply tree), and those nested cards are not the feed's.
+  const replies = page.getByRole('feed', { name: 'Replies' }).locator(':scope > article');
   await expect(replies).toHaveCount(15);
   // Load more is also pressed by itself once it scrolls into view, so a
   // click that first scrolls to it may find it gone (the next page is
