@@ -5,32 +5,11 @@
 // Each test signs in a new account of its own (`perch-server user add`),
 // so what other specs do to the demo people changes nothing here.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, keptByWorker, signInWithToken, token, ALL_SCOPES, SERVER_BIN, DB } from './helpers';
-import { execFileSync } from 'node:child_process';
+import { api, call, keptByWorker, newAccount, signInWithToken, token, ALL_SCOPES } from './helpers';
 import type { BrowserContext, Page } from '@playwright/test';
-
-/** A new account on the test server; its username. Every actor of these
- *  tests is new: a reply by a demo person would change what other specs
- *  find first on that person's profile. */
-function newAccount(prefix: string, displayName = `${prefix} person`): string {
-  const name = `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', displayName], { encoding: 'utf8' });
-  return name;
-}
 
 /** A token of a new account named `displayName`. */
 const someone = (displayName: string) => token(newAccount('x', displayName));
-
-/** A write through the API as the owner of `tok`. */
-async function call(page: Page, tok: string, method: string, path: string, body?: object) {
-  const res = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${tok}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    data: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return res.json();
-}
 
 /** Checks every `seconds` instead of every 2 minutes, in every tab of `context`. */
 async function checkEvery(context: BrowserContext, seconds: number) {

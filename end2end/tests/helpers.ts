@@ -28,6 +28,26 @@ export async function signInWithToken(page: Page, username: string, scopes?: str
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
 }
 
+/** A new account on the test server, named `prefix` and a unique tail;
+ *  its username. Specs that make others act use new accounts: a reply by
+ *  a demo person would change what other specs find on that person's profile. */
+export function newAccount(prefix: string, displayName = `${prefix} person`): string {
+  const name = `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', displayName], { encoding: 'utf8' });
+  return name;
+}
+
+/** A request to the API as the owner of `tok`, which must succeed; its JSON. */
+export async function call(page: Page, tok: string, method: string, path: string, body?: object) {
+  const res = await page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${tok}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    data: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return res.json();
+}
+
 /** Calls the API directly with a token, for finding ids to visit. */
 export async function api(page: Page, tok: string, path: string) {
   const res = await page.request.get(`/api/v1${path}`, { headers: { Authorization: `Bearer ${tok}` } });

@@ -3,26 +3,9 @@
 // collapse in a thread; whole words in any script; export and import.
 // Each test makes new accounts of its own (`perch-server user add`).
 import { test, expect, expectAccessible } from './fixtures';
-import { api, signInWithToken, token, SERVER_BIN, DB } from './helpers';
-import { execFileSync } from 'node:child_process';
+import { api, call, newAccount, signInWithToken, token } from './helpers';
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-
-function newAccount(prefix: string): string {
-  const name = `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', `${prefix} person`], { encoding: 'utf8' });
-  return name;
-}
-
-async function call(page: Page, tok: string, method: string, path: string, body?: object) {
-  const res = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${tok}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    data: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return res.json();
-}
 
 /** `reader` follows `author`, who posts each of `texts`; the posts. */
 async function follows(page: Page, reader: string, author: string, texts: string[]) {

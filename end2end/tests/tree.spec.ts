@@ -4,23 +4,16 @@
 // assistive technology, one request per page of replies.
 // Every actor is a new account (`perch-server user add`).
 import { test, expect, expectAccessible } from './fixtures';
-import { signInWithToken, token, SERVER_BIN, DB } from './helpers';
-import { execFileSync } from 'node:child_process';
+import { call, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 function person(label: string): { name: string; tok: string; label: string } {
-  const name = `${label.toLowerCase()}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', label], { encoding: 'utf8' });
+  const name = newAccount(label.toLowerCase(), label);
   return { name, tok: token(name), label };
 }
 
 async function post(page: Page, tok: string, content: string, parent?: string): Promise<string> {
-  const res = await page.request.post('/api/v1/post', {
-    headers: { Authorization: `Bearer ${tok}`, 'Content-Type': 'application/json' },
-    data: JSON.stringify(parent ? { content, parent } : { content }),
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return (await res.json()).uuid;
+  return (await call(page, tok, 'POST', '/post', parent ? { content, parent } : { content })).uuid;
 }
 
 /** Ana's post with Ben's reply three levels deep (and a fourth below),

@@ -601,21 +601,6 @@ async fn replies_and_embedded_parents_only_for_a_token_that_may_read_them() {
     assert_eq!(got["parent"]["content"], "bob's post");
 }
 
-/// A GET with the tag it was last given: `If-None-Match` answers 304.
-async fn get_if(api: &common::Api, path: &str, tag: Option<&str>) -> (u16, Option<String>, String) {
-    let mut req = reqwest::Client::new().get(format!("{}/api/v1{path}", api.base));
-    if let Some(t) = &api.token {
-        req = req.bearer_auth(t);
-    }
-    if let Some(tag) = tag {
-        req = req.header("if-none-match", tag);
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status().as_u16();
-    let etag = res.headers().get("etag").map(|v| v.to_str().unwrap().to_owned());
-    (status, etag, res.text().await.unwrap())
-}
-
 #[tokio::test]
 async fn reads_carry_an_etag_per_caller_and_a_repeat_of_it_answers_304_without_a_body() {
     let server = Server::start().await;
@@ -624,39 +609,39 @@ async fn reads_carry_an_etag_per_caller_and_a_repeat_of_it_answers_304_without_a
     let (ada, bob) = (server.client("ada").await, server.client("bob").await);
     let post = ada.send("watched for replies", None).await;
     let posts = format!("/user/{ada_id}/posts/1");
-    let (status, tag, body) = get_if(&ada, &posts, None).await;
+    let (status, tag, body) = ada.get_if(&posts, None).await;
     assert_eq!(status, 200, "{body}");
     let tag = tag.expect("a 200 carries an ETag");
     assert!(tag.starts_with("W/\""), "weak: {tag}");
     // Nothing changed: 304 and no body, from memory and after it expired.
     for _ in 0..2 {
-        let (status, again, body) = get_if(&ada, &posts, Some(&tag)).await;
+        let (status, again, body) = ada.get_if(&posts, Some(&tag)).await;
         assert_eq!((status, body.as_str()), (304, ""));
         assert_eq!(again.as_deref(), Some(tag.as_str()));
     }
     tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
-    assert_eq!(get_if(&ada, &posts, Some(&tag)).await.0, 304);
+    assert_eq!(ada.get_if(&posts, Some(&tag)).await.0, 304);
     // A reply by someone else changes the reply count: a new tag, and a 200.
     bob.send("an answer", Some(&post)).await;
-    let (status, changed, body) = get_if(&ada, &posts, Some(&tag)).await;
+    let (status, changed, body) = ada.get_if(&posts, Some(&tag)).await;
     assert_eq!(status, 200);
     assert_ne!(changed.as_deref(), Some(tag.as_str()));
     assert!(body.contains("\"reply_count\":1"), "{body}");
     // Per caller: the owner's email is never given to another caller by a
     // 304 (the same address, `/user`, is each caller's own).
-    let (_, own_tag, own) = get_if(&ada, "/user", None).await;
+    let (_, own_tag, own) = ada.get_if("/user", None).await;
     assert!(own.contains("ada@example.org"), "{own}");
-    let (status, _, other) = get_if(&bob, "/user", own_tag.as_deref()).await;
+    let (status, _, other) = bob.get_if("/user", own_tag.as_deref()).await;
     assert_eq!(status, 200, "bob is not told he holds ada's own view");
     assert!(!other.contains("ada@example.org"), "{other}");
     // Nor by the same account through a token with fewer scopes.
     let no_email = server.client_with("ada", &common::all_but(Scope::UserEmail)).await;
-    assert_eq!(get_if(&no_email, "/user", own_tag.as_deref()).await.0, 200);
+    assert_eq!(no_email.get_if("/user", own_tag.as_deref()).await.0, 200);
     // Followers: a new follower changes the tag.
     let followers = format!("/user/{ada_id}/followers");
-    let (_, before, _) = get_if(&ada, &followers, None).await;
-    assert_eq!(get_if(&ada, &followers, before.as_deref()).await.0, 304);
+    let (_, before, _) = ada.get_if(&followers, None).await;
+    assert_eq!(ada.get_if(&followers, before.as_deref()).await.0, 304);
     assert_eq!(bob.post_empty(&format!("/user/{ada_id}/follow")).await.0, 200);
-    assert_eq!(get_if(&ada, &followers, before.as_deref()).await.0, 200);
+    assert_eq!(ada.get_if(&followers, before.as_deref()).await.0, 200);
     server.stop().await;
 }

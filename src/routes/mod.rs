@@ -66,7 +66,7 @@ pub fn Shell(
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
     provide_context(timeline);
     provide_context(store);
-    let config_for_watch = config.clone();
+    let watching = watch_activity_after_paint(session, &config);
     provide_context(config);
     crate::browser::clock::provide();
     crate::browser::service_worker::register_service_worker();
@@ -75,7 +75,6 @@ pub fn Shell(
     provide_context(help);
     // The shortcuts' help is split out of the main module until first asked for.
     let help_asked = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || help.0.get());
-    let watching = watch_activity_after_paint(session, &config_for_watch);
     crate::browser::marks::mark("perch:shell-ready");
     view! {
         <Router>

@@ -174,6 +174,19 @@ impl Api {
         req.send().await.ok().map(|res| res.status().as_u16())
     }
 
+    /// A GET with `If-None-Match: tag` when given: the status, the answer's
+    /// `ETag` and the body as text (empty on a 304).
+    pub async fn get_if(&self, path: &str, tag: Option<&str>) -> (u16, Option<String>, String) {
+        let mut req = self.request("GET", path, None);
+        if let Some(tag) = tag {
+            req = req.header("if-none-match", tag);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status().as_u16();
+        let etag = res.headers().get("etag").map(|v| v.to_str().unwrap().to_owned());
+        (status, etag, res.text().await.unwrap())
+    }
+
     pub async fn get(&self, path: &str) -> Answer {
         self.call("GET", path, None).await
     }
