@@ -97,7 +97,11 @@ fn check(code: &str, forms: &[&str], english: &[(String, Entry)], catalog: &[(St
         let wanted = placeholders_of(english_entry);
         match (entry, english_entry) {
             (Entry::Text(text), Entry::Text(_)) => {
-                if placeholders(text) != wanted {
+                // In any order: a language puts the day before the month.
+                let (mut have, mut sorted_wanted) = (placeholders(text), wanted.clone());
+                have.sort_unstable();
+                sorted_wanted.sort_unstable();
+                if have != sorted_wanted {
                     problems.push(format!(
                         "{}: placeholders {:?}, English has {:?}",
                         at(key),
@@ -211,7 +215,7 @@ fn generate(english: &[(String, Entry)]) -> String {
         }
         params.extend(names.iter().map(|n| format!("{n}: impl Into<Arg>")));
         let args: Vec<String> = names.iter().map(|n| format!("(\"{n}\", {n}.into())")).collect();
-        let count = if plural { "Some(count as f64)" } else { "None" };
+        let count = if plural { "Some(count)" } else { "None" };
         writeln!(
             code,
             "pub fn {key}({}) -> Text {{ Text::new({index}, {count}, vec![{}]) }}",

@@ -1,9 +1,12 @@
 //! The page's clock and how it writes times: one `now` signal that every
 //! relative time ("5m") reads, moved on every 15 seconds while the tab is
-//! visible and at once when it becomes visible again; and absolute times
-//! in the reader's own time zone and language (`Intl.DateTimeFormat`,
-//! one per style, made once). Also when a page that shows data read earlier
-//! reads it again because the reader came back to the tab.
+//! visible and at once when it becomes visible again; relative times and
+//! days ("5m", "5 minutes ago", "Nov 3") from the catalog in use, in the
+//! reader's time zone; the full date and time (`Intl.DateTimeFormat`, made
+//! once per language in an idle moment after the first paint, so the first
+//! screen never waits for the browser's locale data: issue 37). Also when a
+//! page that shows data read earlier reads it again because the reader
+//! came back to the tab.
 
 use crate::i18n::{t, Language};
 use crate::text::Ago;
@@ -40,6 +43,14 @@ pub fn provide() {
     });
     on_cleanup(move || handle.remove());
     provide_context(Now(now));
+    leptos::task::spawn_local(async {
+        crate::browser::dom::after_paint().await;
+        crate::browser::dom::when_idle().await;
+        with_formats(|formats, locales| {
+            formats.full.get_or_init(|| made_full(locales));
+        });
+        DATES_READY.with(|ready| ready.set(true));
+    });
 }
 
 /// How long the tab must have been read or hidden before coming back to
@@ -76,47 +87,28 @@ pub fn now() -> i64 {
     }
 }
 
-/// The ways an absolute time is written.
-#[derive(Clone, Copy)]
-enum Style {
-    Full,
-    Day,
-    DayAndYear,
-}
-
-impl Style {
-    fn options(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            Style::Full => &[("dateStyle", "full"), ("timeStyle", "short")],
-            Style::Day => &[("month", "short"), ("day", "numeric")],
-            Style::DayAndYear => &[("month", "short"), ("day", "numeric"), ("year", "numeric")],
-        }
-    }
-}
-
 thread_local! {
-    /// The formatters of the language in use, made on first use: one
-    /// `Intl.DateTimeFormat` per style, and the relative time and unit
-    /// formats. Making a formatter is most of the cost of writing a date
-    /// (`Date.toLocaleString` makes one per call), and a timeline writes
-    /// one or two per post: it was a fifth of the first render of 20 posts.
-    /// A language switch makes them again.
+    /// The full date formatter of the language in use, made on first use
+    /// (`Date.toLocaleString` makes one per call; the first of a page loads
+    /// the browser's locale data, 30–45 ms on a slow phone). A language
+    /// switch makes it again.
     static FORMATS: std::cell::RefCell<Option<Formats>> = const { std::cell::RefCell::new(None) };
+    /// Whether the full date formatter was made after the first paint:
+    /// until then a time has no full date (its `title`).
+    static DATES_READY: ArcRwSignal<bool> = ArcRwSignal::new(false);
 }
 
 struct Formats {
     language: Language,
-    dates: [std::cell::OnceCell<js_sys::Function>; 3],
-    relative: std::cell::OnceCell<js_sys::Intl::RelativeTimeFormat>,
-    units: [std::cell::OnceCell<js_sys::Intl::NumberFormat>; 3],
+    full: std::cell::OnceCell<js_sys::Function>,
 }
 
-fn options(pairs: &[(&str, &str)]) -> js_sys::Object {
+fn made_full(locales: &js_sys::Array) -> js_sys::Function {
     let options = js_sys::Object::new();
-    for (key, value) in pairs {
+    for (key, value) in [("dateStyle", "full"), ("timeStyle", "short")] {
         let _ = js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::from_str(value));
     }
-    options
+    js_sys::Intl::DateTimeFormat::new(locales, &options).format()
 }
 
 /// Runs `f` with the formatters of the language in use (tracked: a time
@@ -126,76 +118,85 @@ fn with_formats<R>(f: impl FnOnce(&Formats, &js_sys::Array) -> R) -> R {
     FORMATS.with(|formats| {
         let mut formats = formats.borrow_mut();
         if formats.as_ref().is_none_or(|f| f.language != language) {
-            *formats = Some(Formats {
-                language,
-                dates: Default::default(),
-                relative: Default::default(),
-                units: Default::default(),
-            });
+            *formats = Some(Formats { language, full: Default::default() });
         }
         let locales = js_sys::Array::of1(&JsValue::from_str(language.code()));
         f(formats.as_ref().expect("made above"), &locales)
     })
 }
 
-fn local(at: Timestamp, style: Style) -> String {
-    let date = js_sys::Date::new(&JsValue::from_f64(at.millis() as f64));
-    with_formats(|formats, locales| {
-        let format = formats.dates[style as usize]
-            .get_or_init(|| js_sys::Intl::DateTimeFormat::new(locales, &options(style.options())).format());
-        format.call1(&JsValue::NULL, &date).ok().and_then(|s| s.as_string()).unwrap_or_default()
-    })
-}
-
 /// How long ago, short: "now", "5m", "3h", "2d" (in the language in use:
-/// "5 Min.", "٥ د").
+/// "5 Min.", "5 د").
 pub fn short_ago(ago: Ago) -> String {
-    let (n, unit, index) = match ago {
-        Ago::Now => return t::now_short().get(),
-        Ago::Minutes(n) => (n, "minute", 0),
-        Ago::Hours(n) => (n, "hour", 1),
-        Ago::Days(n) => (n, "day", 2),
-    };
-    with_formats(|formats, locales| {
-        formats.units[index]
-            .get_or_init(|| {
-                let options = options(&[("style", "unit"), ("unit", unit), ("unitDisplay", "narrow")]);
-                js_sys::Intl::NumberFormat::new(locales, &options)
-            })
-            .format()
-            .call1(&JsValue::NULL, &JsValue::from_f64(n as f64))
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default()
-    })
+    match ago {
+        Ago::Now => t::now_short().get(),
+        Ago::Minutes(n) => t::ago_minutes_short(n as u64).get(),
+        Ago::Hours(n) => t::ago_hours_short(n as u64).get(),
+        Ago::Days(n) => t::ago_days_short(n as u64).get(),
+    }
 }
 
 /// How long ago, in words for screen readers: "5 minutes ago", "just now".
 pub fn spoken_ago(ago: Ago) -> String {
-    let (n, unit) = match ago {
-        Ago::Now => return t::just_now().get(),
-        Ago::Minutes(n) => (n, "minute"),
-        Ago::Hours(n) => (n, "hour"),
-        Ago::Days(n) => (n, "day"),
-    };
-    with_formats(|formats, locales| {
-        let format = formats.relative.get_or_init(|| js_sys::Intl::RelativeTimeFormat::new(locales, &options(&[])));
-        String::from(format.format(-(n as f64), unit))
-    })
+    match ago {
+        Ago::Now => t::just_now().get(),
+        Ago::Minutes(n) => t::ago_minutes(n as u64).get(),
+        Ago::Hours(n) => t::ago_hours(n as u64).get(),
+        Ago::Days(n) => t::ago_days(n as u64).get(),
+    }
+}
+
+/// A moment in words for screen readers: how long ago, or from a week on
+/// the full date once its formatter is made, the day until then (tracked).
+pub fn spoken(at: Timestamp, now_ms: i64) -> String {
+    crate::text::ago(at, now_ms).map(spoken_ago).or_else(|| full_when_ready(at)).unwrap_or_else(|| day(at, now_ms))
 }
 
 /// The full date and time where the reader is: "Monday, 23 November 2026
-/// at 15:04" (in their language), for a time's `title`.
+/// at 15:04" (in their language).
 pub fn full(at: Timestamp) -> String {
-    local(at, Style::Full)
+    let date = js_sys::Date::new(&JsValue::from_f64(at.millis() as f64));
+    with_formats(|formats, locales| {
+        let format = formats.full.get_or_init(|| made_full(locales));
+        format.call1(&JsValue::NULL, &date).ok().and_then(|s| s.as_string()).unwrap_or_default()
+    })
+}
+
+/// [`full`] once its formatter was made after the first paint, else
+/// nothing (tracked): for a time's `title`, which no first screen needs.
+pub fn full_when_ready(at: Timestamp) -> Option<String> {
+    DATES_READY.with(|ready| ready.get()).then(|| full(at))
 }
 
 /// A day, for times older than a week: "Nov 3", or "Nov 3, 2025" in another
 /// year (where the reader is, in their language).
 pub fn day(at: Timestamp, now_ms: i64) -> String {
-    let year = |ms: i64| js_sys::Date::new(&JsValue::from_f64(ms as f64)).get_full_year();
-    local(at, if year(at.millis()) == year(now_ms) { Style::Day } else { Style::DayAndYear })
+    let local = |ms: i64| js_sys::Date::new(&JsValue::from_f64(ms as f64));
+    let (date, today) = (local(at.millis()), local(now_ms));
+    let month = MONTHS[date.get_month() as usize % 12]().get();
+    let day = date.get_date().to_string();
+    if date.get_full_year() == today.get_full_year() {
+        t::day_of_month(month, day).get()
+    } else {
+        t::day_of_year(month, day, date.get_full_year().to_string()).get()
+    }
 }
+
+/// The months' short names, January first.
+const MONTHS: [fn() -> crate::i18n::Msg; 12] = [
+    t::month_1,
+    t::month_2,
+    t::month_3,
+    t::month_4,
+    t::month_5,
+    t::month_6,
+    t::month_7,
+    t::month_8,
+    t::month_9,
+    t::month_10,
+    t::month_11,
+    t::month_12,
+];
 
 /// Whether the tab is on screen.
 pub fn visible() -> bool {

@@ -145,7 +145,7 @@ fn with_count(title: &str, unread: u32) -> String {
     if unread == 0 {
         title.to_owned()
     } else {
-        format!("({}) {title}", crate::i18n::number(f64::from(unread)))
+        format!("({}) {title}", crate::i18n::number(u64::from(unread)))
     }
 }
 

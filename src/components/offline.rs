@@ -36,7 +36,7 @@ pub fn OfflineNotice() -> impl IntoView {
         Some(match copy_shown {
             Some(at) => {
                 let at = perch_model::Timestamp(at as i64);
-                let when = crate::text::ago(at, clock::now()).map(clock::spoken_ago).unwrap_or_else(|| clock::full(at));
+                let when = clock::spoken(at, clock::now());
                 match offline {
                     true => t::offline_copy(when).get(),
                     false => t::unreachable_copy(when).get(),

@@ -25,7 +25,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     let shown = toggle.clone();
     let face = move |pressed: bool| {
         let (shown, likes) = (shown.clone(), likes.clone());
-        let count = move || crate::i18n::number(shown_count(likes(), &shown.get()) as f64);
+        let count = move || crate::i18n::number(shown_count(likes(), &shown.get()));
         view! {
             <span aria-hidden="true">{if pressed { "♥ " } else { "♡ " }}</span>
             {t::like()} " " <span class="count">{count}</span>

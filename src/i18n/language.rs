@@ -4,8 +4,8 @@
 //! `browser/kept_language.rs`, which gives it here). Owns loading a catalog
 //! (`locales/<code>.json`, which `index.html` starts fetching in parallel
 //! with the wasm, else fetched through gloo-net), checking it, switching
-//! with no reload, `<html lang dir>`, and the browser's plural rules and
-//! number formats for the language in use.
+//! with no reload, `<html lang dir>`, and the plural rules and number
+//! writing of each language.
 
 use super::{install, Catalog, Entry};
 use wasm_bindgen::{JsCast, JsValue};
@@ -171,7 +171,6 @@ fn apply(catalog: Catalog) {
         let _ = html.set_attribute("lang", catalog.language.code());
         let _ = html.set_attribute("dir", catalog.language.dir());
     }
-    INTL.with(|intl| *intl.borrow_mut() = None);
     install(catalog);
 }
 
@@ -237,49 +236,47 @@ pub fn read(language: Language, json: &JsValue) -> Result<Catalog, String> {
     Ok(Catalog { language, entries })
 }
 
-thread_local! {
-    /// The plural rules and number format of the language in use, made on
-    /// first use after each switch.
-    static INTL: std::cell::RefCell<Option<(js_sys::Intl::PluralRules, js_sys::Intl::NumberFormat)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-fn with_intl<R>(
-    language: Language,
-    f: impl FnOnce(&(js_sys::Intl::PluralRules, js_sys::Intl::NumberFormat)) -> R,
-) -> R {
-    INTL.with(|intl| {
-        let mut intl = intl.borrow_mut();
-        let made = intl.get_or_insert_with(|| {
-            let locales = js_sys::Array::of1(&JsValue::from_str(language.code()));
-            let options = js_sys::Object::new();
-            (js_sys::Intl::PluralRules::new(&locales, &options), js_sys::Intl::NumberFormat::new(&locales, &options))
-        });
-        f(made)
-    })
-}
-
-/// The CLDR plural category of `count` in `language` ("one", "few", …).
-pub fn plural_category(language: Language, count: f64) -> String {
-    if cfg!(not(target_arch = "wasm32")) {
-        return if count == 1.0 { "one" } else { "other" }.into();
+/// The CLDR plural category of the whole number `count` in `language`
+/// ("one", "few", …): the rules of CLDR 46 for integers, written out so
+/// that no `Intl.PluralRules` (and the browser's locale data it loads, 30–45 ms
+/// on a slow phone) is made before the first screen (issue 37).
+pub fn plural_category(language: Language, count: u64) -> &'static str {
+    match language {
+        Language::En | Language::De => {
+            if count == 1 {
+                "one"
+            } else {
+                "other"
+            }
+        }
+        Language::Ar => match (count, count % 100) {
+            (0, _) => "zero",
+            (1, _) => "one",
+            (2, _) => "two",
+            (_, 3..=10) => "few",
+            (_, 11..=99) => "many",
+            _ => "other",
+        },
     }
-    with_intl(language, |(rules, _)| rules.select(count).as_string().unwrap_or_else(|| "other".into()))
 }
 
-/// `count` written in `language` ("1.234" in German, "١٢" in Arabic).
-pub fn number(language: Language, count: f64) -> String {
-    if cfg!(not(target_arch = "wasm32")) {
-        return count.to_string();
+/// `count` written in `language` as the browser's `Intl.NumberFormat`
+/// writes it ("1,234", "1.234" in German, "1,234" in Arabic, whose CLDR
+/// default is Latin digits), without making one.
+pub fn number(language: Language, count: u64) -> String {
+    let separator = match language {
+        Language::En | Language::Ar => ',',
+        Language::De => '.',
+    };
+    let digits = count.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(separator);
+        }
+        out.push(digit);
     }
-    with_intl(language, |(_, format)| {
-        format
-            .format()
-            .call1(&JsValue::NULL, &JsValue::from_f64(count))
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default()
-    })
+    out
 }
 
 #[cfg(test)]
@@ -300,5 +297,26 @@ mod tests {
         assert_eq!(Language::from_code("ar"), Some(Language::Ar));
         assert_eq!(Language::from_code("../de"), None);
         assert_eq!(Language::from_code("DE"), None);
+    }
+
+    #[test]
+    fn plural_categories_are_cldrs_for_whole_numbers() {
+        let of = |language, counts: &[u64]| counts.iter().map(|&n| plural_category(language, n)).collect::<Vec<_>>();
+        assert_eq!(of(Language::En, &[0, 1, 2, 21]), ["other", "one", "other", "other"]);
+        assert_eq!(of(Language::De, &[0, 1, 2, 101]), ["other", "one", "other", "other"]);
+        assert_eq!(
+            of(Language::Ar, &[0, 1, 2, 3, 10, 11, 99, 100, 101, 102, 103, 111, 1000]),
+            ["zero", "one", "two", "few", "few", "many", "many", "other", "other", "other", "few", "many", "other"]
+        );
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands_in_each_languages_way() {
+        assert_eq!(number(Language::En, 0), "0");
+        assert_eq!(number(Language::En, 999), "999");
+        assert_eq!(number(Language::En, 1000), "1,000");
+        assert_eq!(number(Language::De, 1_234_567), "1.234.567");
+        assert_eq!(number(Language::Ar, 12_345), "12,345");
+        assert_eq!(number(Language::En, u64::MAX), "18,446,744,073,709,551,615");
     }
 }

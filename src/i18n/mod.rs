@@ -11,8 +11,8 @@
 //! view each is a signal, so a switch
 //! redraws every word at once, with no reload; `.get()` reads it now (and
 //! tracks the language inside a reactive closure). Counts are written and
-//! their plural form chosen by the browser (`Intl.NumberFormat`,
-//! `Intl.PluralRules`) in the language in use. `language.rs` chooses,
+//! their plural form chosen by CLDR's rules of the language in use
+//! (`language.rs`, no `Intl` object). `language.rs` chooses,
 //! loads and switches the catalog.
 
 pub mod language;
@@ -68,7 +68,7 @@ pub fn current_untracked() -> Language {
 
 /// `n` written in the language in use ("1.234" in German); tracks the
 /// language.
-pub fn number(n: f64) -> String {
+pub fn number(n: u64) -> String {
     language::number(current(), n)
 }
 
@@ -127,7 +127,7 @@ impl From<Msg> for Text {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Text {
     index: u16,
-    count: Option<f64>,
+    count: Option<u64>,
     args: Vec<(&'static str, Arg)>,
 }
 
@@ -160,7 +160,7 @@ impl From<&String> for Arg {
 
 impl Text {
     #[doc(hidden)]
-    pub fn new(index: u16, count: Option<f64>, args: Vec<(&'static str, Arg)>) -> Self {
+    pub fn new(index: u16, count: Option<u64>, args: Vec<(&'static str, Arg)>) -> Self {
         Text { index, count, args }
     }
 
@@ -194,7 +194,7 @@ impl Text {
             (Some(Entry::Plural(forms)), Some(count)) => {
                 let category = language::plural_category(catalog.language, count);
                 let form = |name: &str| forms.iter().find(|(f, _)| f == name).map(|(_, t)| t.as_str());
-                form(&category).or_else(|| form("other")).unwrap_or_default()
+                form(category).or_else(|| form("other")).unwrap_or_default()
             }
             _ => "",
         };
@@ -204,8 +204,15 @@ impl Text {
             .map(|(name, Arg(text))| match catalog.language.dir() {
                 // In a right-to-left sentence a value is set apart (first
                 // strong isolate), so "@mira" or a Latin name keeps its own
-                // order instead of being read as "mira@".
-                "rtl" => (*name, format!("\u{2068}{text}\u{2069}")),
+                // order instead of being read as "mira@". Digits and
+                // Arabic words (a date's day and month) need no isolate.
+                "rtl"
+                    if !text
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == ' ' || ('\u{0600}'..='\u{06FF}').contains(&c)) =>
+                {
+                    (*name, format!("\u{2068}{text}\u{2069}"))
+                }
                 _ => (*name, text.clone()),
             })
             .collect();
@@ -288,8 +295,8 @@ mod tests {
             ],
         };
         assert_eq!(Text::new(0, None, vec![("handle", "@ada".into())]).write(&catalog), "Abmelden von @ada");
-        assert_eq!(Text::new(1, Some(1.0), vec![]).write(&catalog), "1 Antwort");
-        assert_eq!(Text::new(1, Some(2.0), vec![]).write(&catalog), "2 Antworten");
+        assert_eq!(Text::new(1, Some(1), vec![]).write(&catalog), "1 Antwort");
+        assert_eq!(Text::new(1, Some(2), vec![]).write(&catalog), "2 Antworten");
         assert_eq!(Text::new(9, None, vec![]).write(&catalog), "", "an index past the end writes nothing");
         let arabic = Catalog {
             language: Language::Ar, entries: vec![Entry::Text("تسجيل الخروج من {handle}".into())]
@@ -298,6 +305,13 @@ mod tests {
             Text::new(0, None, vec![("handle", "@mira".into())]).write(&arabic),
             "تسجيل الخروج من \u{2068}@mira\u{2069}",
             "right to left, a value is isolated so it keeps its own order"
+        );
+        let arabic = Catalog { language: Language::Ar, entries: vec![Entry::Text("{day} {month} {year}".into())] };
+        assert_eq!(
+            Text::new(0, None, vec![("day", "3".into()), ("month", "مايو".into()), ("year", "2025".into())])
+                .write(&arabic),
+            "3 مايو 2025",
+            "digits and Arabic words need no isolate"
         );
     }
 }

@@ -32,7 +32,7 @@ lazy! { page_home, fn home_page() {
     view! {
         <Title text=move || match new_posts.get() {
             0 => t::title_home().get(),
-            n => format!("({}) {}", crate::i18n::number(n as f64), t::title_home().get()),
+            n => format!("({}) {}", crate::i18n::number(n as u64), t::title_home().get()),
         }/>
         <main id="main" class="page home">
             <PageHeading text=t::nav_home()/>

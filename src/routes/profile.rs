@@ -147,9 +147,9 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
         {move || { let bio = bio(); (!bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{bio}</p> }) }}
         <p class="joined">{t::joined()} " " <Time at=joined/></p>
         <p class="counts">
-            <A href=followers_href><strong>{let f = followers.clone(); move || crate::i18n::number(f() as f64)}</strong>" "{move || t::followers_word(followers()).get()}</A>
+            <A href=followers_href><strong>{let f = followers.clone(); move || crate::i18n::number(f())}</strong>" "{move || t::followers_word(followers()).get()}</A>
             " · "
-            <A href=following_href><strong>{let f = following.clone(); move || crate::i18n::number(f() as f64)}</strong>" "{move || t::following_word(following()).get()}</A>
+            <A href=following_href><strong>{let f = following.clone(); move || crate::i18n::number(f())}</strong>" "{move || t::following_word(following()).get()}</A>
         </p>
         <div class="profile-actions">
             <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>

@@ -226,5 +226,5 @@ fn KeptHere(account: String) -> impl IntoView {
 
 /// "12 KB", in the reader's digits.
 fn kilobytes(bytes: usize) -> String {
-    format!("{} KB", crate::i18n::number((bytes as f64 / 1024.0).ceil()))
+    format!("{} KB", crate::i18n::number(bytes.div_ceil(1024) as u64))
 }

@@ -148,7 +148,7 @@ fn Level(parent: String, level: u8) -> impl IntoView {
         while_shown(async move { store.open(key).await });
     }
     let name = store.post_untracked(&parent).map(|p| p.author.shown_name().to_owned()).unwrap_or_default();
-    let label = t::replies_level(name, crate::i18n::number(f64::from(level)));
+    let label = t::replies_level(name, crate::i18n::number(u64::from(level)));
     let items = {
         let (store, list) = (store.clone(), list.clone());
         Memo::new(move |_| list.with(|l| tree.ordered(&store, &l.items)))
@@ -189,7 +189,7 @@ fn Level(parent: String, level: u8) -> impl IntoView {
                     let shown = items;
                     let description = Signal::derive(move || {
                         let of = shown.with(Vec::len);
-                        let n = |n: usize| crate::i18n::number(n as f64);
+                        let n = |n: usize| crate::i18n::number(n as u64);
                         t::reply_position(n(usize::from(level)), n(index + 1), n(of)).get()
                     });
                     view! { <PostCard uuid position description><Branch uuid=under.clone() level/></PostCard> }

@@ -1,0 +1,68 @@
+// Benchmark aid, not a test: a CPU profile of Home's start at 4x CPU,
+// signed in, reopened with the local copy (or cold with COLD=1), summed
+// by function over the longest task: self time and time including callees.
+// Best on a build that keeps names: PERCH_WASM_OPT=0 trunk build --release.
+// Usage: node bench/profile-start.mjs BASE TOKEN [PATH] [TOP]
+import { launchChromium, recordLongTasks, signedInPage } from './shared.mjs';
+
+const [base, token, path = '/', top = '40'] = process.argv.slice(2);
+const browser = await launchChromium();
+const { context, page } = await signedInPage(browser, base, token);
+if (!process.env.COLD) await page.waitForTimeout(1500);
+await page.close();
+const tab = await context.newPage();
+const cdp = await context.newCDPSession(tab);
+await cdp.send('Network.enable');
+await cdp.send('Network.clearBrowserCache');
+await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+await recordLongTasks(tab);
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+await cdp.send('Profiler.start');
+await tab.goto(`${base}${path}`);
+await tab.locator(path === '/signin' ? 'form' : 'article.post').first().waitFor({ timeout: 60_000 });
+await tab.waitForTimeout(2500);
+const { profile } = await cdp.send('Profiler.stop');
+const tasks = await tab.evaluate(() => window.__tasks);
+await browser.close();
+
+console.log('long tasks (start, ms):', tasks.map(([s, d]) => `${s.toFixed(0)}:${d.toFixed(0)}`).join(' '));
+// The longest run of samples that are not idle is the longest task.
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const name = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+const idle = (i) => ['(idle)', '(program)'].includes(nodes.get(profile.samples[i]).callFrame.functionName);
+const dts = profile.samples.map((_, i) => (profile.timeDeltas[i + 1] ?? 0) / 1000);
+let best = [0, 0, 0];
+for (let i = 0; i < profile.samples.length;) {
+  if (idle(i)) { i++; continue; }
+  let j = i, sum = 0, gap = 0;
+  while (j < profile.samples.length && (!idle(j) || gap < 1)) { if (idle(j)) gap += dts[j]; else gap = 0; sum += dts[j]; j++; }
+  if (sum > best[2]) best = [i, j, sum];
+  i = j;
+}
+const self = new Map();
+const total = new Map();
+let counted = 0;
+const [from, to] = process.env.ALL === '1' ? [0, profile.samples.length] : best;
+for (let i = from; i < to; i++) {
+  const dt = dts[i];
+  counted += dt;
+  let id = profile.samples[i];
+  const n0 = nodes.get(id);
+  self.set(name(n0), (self.get(name(n0)) ?? 0) + dt);
+  const seen = new Set();
+  while (id) {
+    const nm = name(nodes.get(id));
+    if (!seen.has(nm)) { total.set(nm, (total.get(nm) ?? 0) + dt); seen.add(nm); }
+    id = parent.get(id);
+  }
+}
+console.log(`longest task in the profile: ${counted.toFixed(0)} ms sampled`);
+const show = (m, title) => {
+  console.log(`\n${title}`);
+  [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(top)).forEach(([k, v]) => console.log(`${v.toFixed(1).padStart(8)}  ${k}`));
+};
+show(self, 'self ms');
+show(total, 'total ms');
