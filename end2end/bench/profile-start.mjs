@@ -34,13 +34,31 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 const name = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
 const idle = (i) => ['(idle)', '(program)'].includes(nodes.get(profile.samples[i]).callFrame.functionName);
 const dts = profile.samples.map((_, i) => (profile.timeDeltas[i + 1] ?? 0) / 1000);
-let best = [0, 0, 0];
+const runs = [];
 for (let i = 0; i < profile.samples.length;) {
   if (idle(i)) { i++; continue; }
   let j = i, sum = 0, gap = 0;
   while (j < profile.samples.length && (!idle(j) || gap < 1)) { if (idle(j)) gap += dts[j]; else gap = 0; sum += dts[j]; j++; }
-  if (sum > best[2]) best = [i, j, sum];
+  runs.push([i, j, sum]);
   i = j;
+}
+const best = runs.reduce((a, b) => (b[2] > a[2] ? b : a), [0, 0, 0]);
+// Each task over 50 ms: what of the app's own code it ran most (time including callees).
+const short = (n) => n.replace(/17h[0-9a-f]{16}E/g, '').replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{closure}').replace(/_ZN\d+/g, '').replace(/\$LT\$|\$GT\$|\$u20\$|\$C\$/g, ' ').slice(0, 110);
+for (const [i, j, sum] of runs.filter((r) => r[2] > 50)) {
+  const inTask = new Map();
+  for (let k = i; k < j; k++) {
+    let id = profile.samples[k];
+    const seen = new Set();
+    while (id) {
+      const nm = name(nodes.get(id));
+      if (!seen.has(nm) && /perch(?!_bg)|5perch|Intl|compile|instantiate|\(garbage|\(program|Parse|Layout|Style/.test(nm)) { inTask.set(nm, (inTask.get(nm) ?? 0) + dts[k]); }
+      seen.add(nm);
+      id = parent.get(id);
+    }
+  }
+  console.log(`\ntask of ${sum.toFixed(0)} ms:`);
+  [...inTask.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14).forEach(([k, v]) => console.log(`${v.toFixed(1).padStart(8)}  ${short(k)}`));
 }
 const self = new Map();
 const total = new Map();

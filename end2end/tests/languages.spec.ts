@@ -65,6 +65,8 @@ test('a language switch applies at once in every tab, keeping the draft, the scr
   await signInWithToken(page, 'mira');
   await page.getByLabel('Post text').fill('Ein Entwurf, der bleibt');
   await page.evaluate(() => ((window as any).__notReloaded = true));
+  // The feed draws a few cards a task: scroll once the first page is drawn.
+  await expect(page.locator('main [role=feed] > article.post').nth(9)).toBeAttached();
   await page.mouse.wheel(0, 900);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
   const scrolled = await page.evaluate(() => window.scrollY);

@@ -1,14 +1,14 @@
 //! The page's clock and how it writes times: one `now` signal that every
 //! relative time ("5m") reads, moved on every 15 seconds while the tab is
-//! visible and at once when it becomes visible again; relative times and
-//! days ("5m", "5 minutes ago", "Nov 3") from the catalog in use, in the
-//! reader's time zone; the full date and time (`Intl.DateTimeFormat`, made
-//! once per language in an idle moment after the first paint, so the first
-//! screen never waits for the browser's locale data: issue 37). Also when a
-//! page that shows data read earlier reads it again because the reader
-//! came back to the tab.
+//! visible and at once when it becomes visible again; relative times, days
+//! and full dates ("5m", "5 minutes ago", "Nov 3", "Monday, November 23,
+//! 2026 at 3:04 PM") from the catalog in use, in the reader's time zone,
+//! as the browser's `Intl` formatters write them, without making one: the
+//! first `Intl` object of a page loads the browser's locale data, 40–60 ms
+//! on a slow phone (issue 37). Also when a page that shows data read
+//! earlier reads it again because the reader came back to the tab.
 
-use crate::i18n::{t, Language};
+use crate::i18n::t;
 use crate::text::Ago;
 use leptos::prelude::*;
 use perch_model::Timestamp;
@@ -43,14 +43,6 @@ pub fn provide() {
     });
     on_cleanup(move || handle.remove());
     provide_context(Now(now));
-    leptos::task::spawn_local(async {
-        crate::browser::dom::after_paint().await;
-        crate::browser::dom::when_idle().await;
-        with_formats(|formats, locales| {
-            formats.full.get_or_init(|| made_full(locales));
-        });
-        DATES_READY.with(|ready| ready.set(true));
-    });
 }
 
 /// How long the tab must have been read or hidden before coming back to
@@ -87,44 +79,6 @@ pub fn now() -> i64 {
     }
 }
 
-thread_local! {
-    /// The full date formatter of the language in use, made on first use
-    /// (`Date.toLocaleString` makes one per call; the first of a page loads
-    /// the browser's locale data, 30–45 ms on a slow phone). A language
-    /// switch makes it again.
-    static FORMATS: std::cell::RefCell<Option<Formats>> = const { std::cell::RefCell::new(None) };
-    /// Whether the full date formatter was made after the first paint:
-    /// until then a time has no full date (its `title`).
-    static DATES_READY: ArcRwSignal<bool> = ArcRwSignal::new(false);
-}
-
-struct Formats {
-    language: Language,
-    full: std::cell::OnceCell<js_sys::Function>,
-}
-
-fn made_full(locales: &js_sys::Array) -> js_sys::Function {
-    let options = js_sys::Object::new();
-    for (key, value) in [("dateStyle", "full"), ("timeStyle", "short")] {
-        let _ = js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::from_str(value));
-    }
-    js_sys::Intl::DateTimeFormat::new(locales, &options).format()
-}
-
-/// Runs `f` with the formatters of the language in use (tracked: a time
-/// drawn in a reactive closure is written again after a switch).
-fn with_formats<R>(f: impl FnOnce(&Formats, &js_sys::Array) -> R) -> R {
-    let language = crate::i18n::current();
-    FORMATS.with(|formats| {
-        let mut formats = formats.borrow_mut();
-        if formats.as_ref().is_none_or(|f| f.language != language) {
-            *formats = Some(Formats { language, full: Default::default() });
-        }
-        let locales = js_sys::Array::of1(&JsValue::from_str(language.code()));
-        f(formats.as_ref().expect("made above"), &locales)
-    })
-}
-
 /// How long ago, short: "now", "5m", "3h", "2d" (in the language in use:
 /// "5 Min.", "5 د").
 pub fn short_ago(ago: Ago) -> String {
@@ -147,31 +101,40 @@ pub fn spoken_ago(ago: Ago) -> String {
 }
 
 /// A moment in words for screen readers: how long ago, or from a week on
-/// the full date once its formatter is made, the day until then (tracked).
+/// the full date.
 pub fn spoken(at: Timestamp, now_ms: i64) -> String {
-    crate::text::ago(at, now_ms).map(spoken_ago).or_else(|| full_when_ready(at)).unwrap_or_else(|| day(at, now_ms))
+    crate::text::ago(at, now_ms).map(spoken_ago).unwrap_or_else(|| full(at))
 }
 
-/// The full date and time where the reader is: "Monday, 23 November 2026
-/// at 15:04" (in their language).
+/// The reader's local calendar and clock at `ms`.
+fn local(ms: i64) -> js_sys::Date {
+    js_sys::Date::new(&JsValue::from_f64(ms as f64))
+}
+
+/// The full date and time where the reader is: "Monday, November 23, 2026
+/// at 3:04 PM" (in their language: "Montag, 23. November 2026 um 15:04").
 pub fn full(at: Timestamp) -> String {
-    let date = js_sys::Date::new(&JsValue::from_f64(at.millis() as f64));
-    with_formats(|formats, locales| {
-        let format = formats.full.get_or_init(|| made_full(locales));
-        format.call1(&JsValue::NULL, &date).ok().and_then(|s| s.as_string()).unwrap_or_default()
-    })
-}
-
-/// [`full`] once its formatter was made after the first paint, else
-/// nothing (tracked): for a time's `title`, which no first screen needs.
-pub fn full_when_ready(at: Timestamp) -> Option<String> {
-    DATES_READY.with(|ready| ready.get()).then(|| full(at))
+    let date = local(at.millis());
+    let (hours, minutes) = (date.get_hours(), date.get_minutes());
+    let time = if crate::i18n::current().clock_24h() {
+        format!("{hours:02}:{minutes:02}")
+    } else {
+        let time = format!("{}:{minutes:02}", (hours + 11) % 12 + 1);
+        if hours < 12 { t::time_am(time) } else { t::time_pm(time) }.get()
+    };
+    t::full_date(
+        WEEKDAYS[date.get_day() as usize % 7]().get(),
+        LONG_MONTHS[date.get_month() as usize % 12]().get(),
+        date.get_date().to_string(),
+        date.get_full_year().to_string(),
+        time,
+    )
+    .get()
 }
 
 /// A day, for times older than a week: "Nov 3", or "Nov 3, 2025" in another
 /// year (where the reader is, in their language).
 pub fn day(at: Timestamp, now_ms: i64) -> String {
-    let local = |ms: i64| js_sys::Date::new(&JsValue::from_f64(ms as f64));
     let (date, today) = (local(at.millis()), local(now_ms));
     let month = MONTHS[date.get_month() as usize % 12]().get();
     let day = date.get_date().to_string();
@@ -181,6 +144,26 @@ pub fn day(at: Timestamp, now_ms: i64) -> String {
         t::day_of_year(month, day, date.get_full_year().to_string()).get()
     }
 }
+
+/// The days of the week, Sunday first (as `Date.getDay` counts).
+const WEEKDAYS: [fn() -> crate::i18n::Msg; 7] =
+    [t::weekday_1, t::weekday_2, t::weekday_3, t::weekday_4, t::weekday_5, t::weekday_6, t::weekday_7];
+
+/// The months' names, January first.
+const LONG_MONTHS: [fn() -> crate::i18n::Msg; 12] = [
+    t::month_long_1,
+    t::month_long_2,
+    t::month_long_3,
+    t::month_long_4,
+    t::month_long_5,
+    t::month_long_6,
+    t::month_long_7,
+    t::month_long_8,
+    t::month_long_9,
+    t::month_long_10,
+    t::month_long_11,
+    t::month_long_12,
+];
 
 /// The months' short names, January first.
 const MONTHS: [fn() -> crate::i18n::Msg; 12] = [

@@ -118,23 +118,3 @@ pub async fn after_paint() {
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
-
-/// Resolves in the browser's next idle moment (`requestIdleCallback`, at
-/// most a second away), or in a next task where there is none (Safari).
-pub async fn when_idle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let window = leptos::prelude::window();
-        let idle = js_sys::Reflect::get(&window, &"requestIdleCallback".into()).ok().filter(|f| f.is_function());
-        match idle {
-            Some(idle) => {
-                let options = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&options, &"timeout".into(), &1000.into());
-                let _ = idle.unchecked_into::<js_sys::Function>().call2(&window, &resolve, &options);
-            }
-            None => {
-                let _ = window.set_timeout_with_callback(resolve.unchecked_ref());
-            }
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}

@@ -1,6 +1,6 @@
 //! A moment as people read it: "5m", or the day from a week on, kept up to
 //! date by the page's clock, with the full date and time where the reader
-//! is as its title (once the first screen is painted).
+//! is as its title.
 
 use crate::text::ago;
 use leptos::prelude::*;
@@ -12,8 +12,7 @@ use leptos::prelude::*;
 pub fn Time(at: Option<perch_model::Timestamp>) -> impl IntoView {
     use crate::browser::clock;
     at.map(|at| {
-        // The full date comes after the first paint (`clock.rs`).
-        let full = move || clock::full_when_ready(at);
+        let full = move || clock::full(at);
         let spoken = move || clock::spoken(at, clock::now());
         view! {
             <time datetime=at.to_rfc3339() title=full aria-label=spoken>

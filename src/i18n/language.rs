@@ -55,6 +55,12 @@ impl Language {
         }
     }
 
+    /// Whether its clock runs to 24 hours ("15:04", "09:05") rather than
+    /// twice to 12 ("3:04 PM"), as CLDR writes a short time in it.
+    pub fn clock_24h(self) -> bool {
+        self == Language::De
+    }
+
     /// Where its catalog is, relative to the document's base.
     fn file(self) -> &'static str {
         match self {

@@ -205,11 +205,11 @@ impl Text {
                 // In a right-to-left sentence a value is set apart (first
                 // strong isolate), so "@mira" or a Latin name keeps its own
                 // order instead of being read as "mira@". Digits and
-                // Arabic words (a date's day and month) need no isolate.
+                // Arabic words (a date's parts, a time) need no isolate.
                 "rtl"
-                    if !text
-                        .chars()
-                        .all(|c| c.is_ascii_digit() || c == ' ' || ('\u{0600}'..='\u{06FF}').contains(&c)) =>
+                    if !text.chars().all(|c| {
+                        c.is_ascii_digit() || c == ' ' || c == ':' || ('\u{0600}'..='\u{06FF}').contains(&c)
+                    }) =>
                 {
                     (*name, format!("\u{2068}{text}\u{2069}"))
                 }
