@@ -34,23 +34,45 @@ use leptos::prelude::*;
 /// The whole app: the configuration, the interface's words, the local
 /// copy and the outbox first (all already asked for by `index.html`), then the
 /// pages. Until they are there, `index.html`'s own frame stays on screen.
+///
+/// Each piece is read, and the copy parsed, in a task of its own, and the
+/// first page is drawn in another: on a reopen all four are there at once,
+/// and one task for all of it was long on a slow phone (issue 37).
 #[component]
 pub fn App() -> impl IntoView {
     browser::marks::mark("perch:app");
-    let start = LocalResource::new(|| {
-        futures::future::join4(
-            i18n::language::start(browser::kept_language::kept()),
-            api::config::load(),
-            store::copy::read(),
-            store::outbox::read(),
+    let start = LocalResource::new(|| async {
+        use browser::pace::yield_now;
+        let (words, config, kept, waiting) = futures::future::join4(
+            async {
+                yield_now().await;
+                i18n::language::start(browser::kept_language::kept()).await
+            },
+            async {
+                yield_now().await;
+                api::config::load().await
+            },
+            async {
+                yield_now().await;
+                store::copy::read().await
+            },
+            async {
+                yield_now().await;
+                store::outbox::read().await
+            },
         )
+        .await;
+        yield_now().await;
+        let kept = config.as_ref().ok().and_then(|config| routes::parse_kept(config, kept));
+        yield_now().await;
+        (words, config, kept, waiting)
     });
     browser::kept_language::follow_other_tabs();
     move || match start.get() {
         None => ().into_any(),
         Some((Ok(()), Ok(config), kept, waiting)) => {
             browser::marks::mark("perch:started");
-            browser::boot::remove_frame();
+            // The shell takes the frame away when it draws its header.
             view! { <routes::Shell config kept waiting/> }.into_any()
         }
         Some((Ok(()), Err(problem), _, _)) => {

@@ -20,6 +20,8 @@
 //   longest  the longest task up to 3 s after the first post
 //   at       when it started, from `perch:app` (negative: before the wasm
 //            ran, as its compile)
+//   long     how many tasks were over 50 ms, up to 3 s after the first post
+//   blocking the sum of their time over 50 ms (total blocking time)
 // Usage: node bench/start.mjs BASE TOKEN [RUNS]; several servers (builds)
 // as BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by hand against a server of a `PERCH_FEATURES=marks trunk build --release` build
@@ -29,7 +31,7 @@ import { copies, launchChromium, median, recordFirstPost, recordLongTasks, signe
 const [bases, tokens, runs = '5'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
 const browser = await launchChromium();
-const STEPS = ['fetch', 'started', 'shell', 'copy', 'outbox', 'rest', 'draw', 'longest', 'at'];
+const STEPS = ['fetch', 'started', 'shell', 'copy', 'outbox', 'rest', 'draw', 'longest', 'at', 'long', 'blocking'];
 const MARKS = ['perch:app', 'perch:started', 'perch:shell', 'perch:copy-seeded', 'perch:outbox-started', 'perch:shell-ready'];
 
 async function once(base, context, clear) {
@@ -61,6 +63,8 @@ async function once(base, context, clear) {
     draw: post - ready,
     longest: Math.max(0, ...counted.map(([, d]) => d)),
     at: (counted.reduce((a, b) => (b[1] > a[1] ? b : a), [NaN, 0])[0]) - app,
+    long: counted.length,
+    blocking: counted.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0),
   };
 }
 

@@ -5,7 +5,8 @@
 //! keyboard shortcuts, the clock relative times follow, the frame painted
 //! before the wasm (`boot`), the service worker's registration
 //! (`service_worker`), the language kept for the next visit
-//! (`kept_language`), and a lock shared by tabs (`tab_lock`).
+//! (`kept_language`), a lock shared by tabs (`tab_lock`), and the pace
+//! at which long lists are drawn (`pace`).
 
 pub mod boot;
 pub mod chunks;
@@ -15,6 +16,7 @@ pub mod indexed_db;
 pub mod kept_language;
 pub mod marks;
 pub mod navigation;
+pub mod pace;
 pub mod service_worker;
 pub mod shortcuts;
 pub mod tab_lock;

@@ -1,13 +1,13 @@
 //! A paged list of posts as a `role="feed"`, with Load more (also pressed
 //! automatically when it scrolls into view), its empty state and its error.
 //!
-//! Its first cards are drawn first: a feed opened afresh draws
-//! [`FIRST_CARDS`] in the task that shows it, then [`MORE_CARDS`] in a task
-//! after each paint (`dom::after_paint`), so the browser paints the first
-//! screen and takes input between them (issue 37: a card costs about 20 ms
-//! on a slow phone). A feed that must land somewhere at once (Back,
-//! a reading position to restore) is drawn whole, as are pages that come
-//! later.
+//! Its cards are drawn in the tasks after the one that shows it, as many
+//! as fit a task's budget each, the first screen's painted before the rest
+//! (`browser/pace.rs`), so no task is long and the browser paints and
+//! takes input between them (issue 37: a card costs 15–25 ms on a slow
+//! phone). A feed that must
+//! land somewhere at once (Back, a reading position to restore) is drawn
+//! whole, as are pages that come later.
 
 use super::post_card::{PostCard, PostSkeleton};
 use super::states::{Empty, ErrorBox};
@@ -15,12 +15,6 @@ use crate::i18n::{t, Text};
 use crate::store::Paged;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-
-/// The cards a feed opened afresh draws in its first task: about a phone's
-/// first screen.
-pub const FIRST_CARDS: usize = 4;
-/// The cards it draws in each task after, until all are drawn.
-pub const MORE_CARDS: usize = 4;
 
 #[component]
 pub fn Feed(
@@ -54,7 +48,7 @@ pub fn Feed(
     under: Option<Callback<String, AnyView>>,
 ) -> impl IntoView {
     // How many cards are drawn; `usize::MAX` once the first draw is done.
-    let drawn = RwSignal::new(if all_at_once { usize::MAX } else { FIRST_CARDS });
+    let drawn = RwSignal::new(if all_at_once { usize::MAX } else { 0 });
     // The drawing task belongs to the feed, not to the effect that starts
     // it: an effect's tasks stop when it runs again (the list changed).
     let feed = Owner::current();
@@ -66,21 +60,7 @@ pub fn Feed(
         if len == 0 {
             return false;
         }
-        if len <= now {
-            drawn.set(usize::MAX);
-            return true;
-        }
-        let draw = async move {
-            loop {
-                crate::browser::dom::after_paint().await;
-                let (len, now) = (list.with_untracked(|l| l.items.len()), drawn.get_untracked());
-                let next = now.saturating_add(MORE_CARDS);
-                drawn.set(if next >= len { usize::MAX } else { next });
-                if next >= len {
-                    break;
-                }
-            }
-        };
+        let draw = crate::browser::pace::draw_rest(drawn, move || list.with_untracked(|l| l.items.len()));
         match &feed {
             Some(feed) => feed.with(|| crate::nav::while_shown(draw)),
             None => crate::nav::while_shown(draw),

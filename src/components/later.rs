@@ -116,7 +116,9 @@ where
     }
 }
 
-fn placeholder(meanwhile: Meanwhile) -> AnyView {
+/// What shows while a split module is on its way (also the page's place
+/// before the pages are drawn, `routes::Shell`).
+pub fn placeholder(meanwhile: Meanwhile) -> AnyView {
     match meanwhile {
         Meanwhile::Page => view! {
             <main id="main" class="page" aria-busy="true">

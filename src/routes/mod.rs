@@ -19,7 +19,7 @@ use crate::api::ApiError;
 use crate::browser::clock::read_again_when_back;
 use crate::browser::navigation::{restore_scroll, returning_to};
 use crate::components::header::SiteHeader;
-use crate::components::later::{later, lazy, Meanwhile};
+use crate::components::later::{later, lazy, placeholder, Meanwhile};
 use crate::nav::while_shown;
 use crate::store::{use_store, ListKey, Paged};
 use leptos::prelude::*;
@@ -35,7 +35,7 @@ pub use not_found::NotFound;
 #[component]
 pub fn Shell(
     config: ClientConfig,
-    #[prop(default = None)] kept: Option<(String, String)>,
+    #[prop(default = None)] kept: Option<Kept>,
     /// The account's outbox as `index.html` read it.
     #[prop(default = None)]
     waiting: Option<(String, String)>,
@@ -75,14 +75,31 @@ pub fn Shell(
     provide_context(help);
     // The shortcuts' help is split out of the main module until first asked for.
     let help_asked = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || help.0.get());
+    // Drawn a task at a time after this one: the header (which takes the
+    // place of `index.html`'s frame), then the page, its shape shown
+    // meanwhile as the frame showed it. One task for all was long on a slow
+    // phone (issue 37).
+    let (header_due, pages_due) = (RwSignal::new(false), RwSignal::new(false));
+    leptos::task::spawn_local(async move {
+        crate::browser::pace::yield_now().await;
+        if header_due.try_set(true).is_none() {
+            crate::browser::pace::yield_now().await;
+            let _ = pages_due.try_set(true);
+        }
+    });
     crate::browser::marks::mark("perch:shell-ready");
+    Effect::new(|_| crate::browser::marks::mark("perch:shell-mounted"));
     view! {
         <Router>
-            <SiteHeader/>
-            <crate::components::offline::OfflineNotice/>
-            <crate::components::offline::UpdateNotice/>
+            <Show when=move || header_due.get()>
+                {crate::browser::boot::remove_frame}
+                <SiteHeader/>
+                <crate::components::offline::OfflineNotice/>
+                <crate::components::offline::UpdateNotice/>
+            </Show>
             {move || help_asked.get().then(|| later(shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
             {move || watching.get().then(|| later(activity_watch::load, activity_watch::draw, Meanwhile::Nothing))}
+            <Show when=move || pages_due.get() fallback=|| placeholder(Meanwhile::Page)>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
@@ -95,6 +112,7 @@ pub fn Shell(
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>
+            </Show>
         </Router>
     }
 }
@@ -136,12 +154,23 @@ lazy! { page_activity, fn activity_watch() {
     crate::store::activity::watch(crate::store::use_store(), every);
 } }
 
+/// The local copy as read at the start, parsed.
+pub type Kept = crate::store::copy::Copy<crate::timeline::merge::Merge>;
+
+/// The copy `index.html` read at the start (`(account, text)`), parsed,
+/// unless `config` keeps none; whose it is, the shell checks.
+pub fn parse_kept(config: &ClientConfig, kept: Option<(String, String)>) -> Option<Kept> {
+    let max = config.local_copy_posts.map_or(crate::store::copy::POSTS_KEPT, |n| n as usize);
+    let (account, text) = kept?;
+    (max > 0).then(|| crate::store::copy::parse(&account, &account, &text, max))?
+}
+
 /// Seeds the store and the home timeline from the signed-in account's
 /// local copy, and keeps the copy written for the visit.
 fn start_from_copy(
     store: &crate::store::Store,
     timeline: &crate::timeline::HomeTimeline,
-    kept: Option<(String, String)>,
+    kept: Option<Kept>,
     config: &ClientConfig,
 ) {
     use crate::store::copy;
@@ -151,7 +180,7 @@ fn start_from_copy(
         me.iter().for_each(|me| copy::forget(me));
         return;
     }
-    if let Some(copy) = me.and_then(|me| kept.and_then(|(account, text)| copy::parse(&me, &account, &text, max))) {
+    if let Some(copy) = kept.filter(|copy| me.as_deref() == Some(copy.account.as_str())) {
         store.seed(&copy);
         if let Some(home) = copy.home {
             timeline.seed(&copy.account, home);

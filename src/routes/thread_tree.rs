@@ -153,16 +153,15 @@ fn Level(parent: String, level: u8) -> impl IntoView {
         let (store, list) = (store.clone(), list.clone());
         Memo::new(move |_| list.with(|l| tree.ordered(&store, &l.items)))
     };
-    // A few cards in the task that expands, then a few after each paint
-    // (as the feed draws its first screen): a branch of 15 is not one long task.
-    let drawn = RwSignal::new(crate::components::feed::FIRST_CARDS);
-    Effect::new(move |_| {
-        if drawn.get() < items.with(Vec::len) {
-            while_shown(async move {
-                crate::browser::dom::after_paint().await;
-                let _ = drawn.try_update(|n| *n += crate::components::feed::MORE_CARDS);
-            });
+    // Drawn from the task after the one that expands, at the page's pace
+    // (as a feed draws): a branch of 15 is not one long task.
+    let drawn = RwSignal::new(0);
+    Effect::new(move |started: Option<bool>| {
+        if started != Some(true) && drawn.get_untracked() < items.with(Vec::len) {
+            while_shown(crate::browser::pace::draw_rest(drawn, move || items.with_untracked(Vec::len)));
+            return true;
         }
+        started == Some(true)
     });
     let size = {
         let list = list.clone();
