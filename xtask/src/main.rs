@@ -274,12 +274,16 @@ fn with_tags(
 /// for. Only once the page has settled (its `load`, then 3 s, then an idle
 /// moment): asked at once, they took the slow network from the page's own
 /// reads (Lighthouse, Home cold: LCP 3.54 -> 4.00 s; docs/performance.md).
+/// Each file is asked for in a task of its own: a `<link>` that starts a
+/// request costs 2-10 ms on a slow phone, and the page's files together
+/// made the page's parsing a long task (20-75 ms at 4x CPU, issue 37).
 const STARTER: &str = "(function(c){\
 var asked={},left=0,ric=window.requestIdleCallback||function(f){setTimeout(f,200)};\
 function idle(f){function later(){setTimeout(function(){ric(f)},3000)}\
 if(document.readyState==='complete')later();else addEventListener('load',later,{once:true})}\
 function ask(rel,split){if(asked[split])return;asked[split]=1;left--;(c.modules[split]||[]).forEach(function(f){\
-var l=document.createElement('link');l.rel=rel;l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})}\
+setTimeout(function(){var l=document.createElement('link');l.rel=rel;l.as='fetch';l.crossOrigin='anonymous';l.href=f;\
+document.head.appendChild(l)})})}\
 function page(p){for(var i=0;i<c.entries.length;i++)if(new RegExp(c.entries[i][0]).test(p))return c.entries[i][1]}\
 var root=new URL(c.root,location.href).pathname;\
 function here(href){var u=new URL(href,location.href);if(u.origin!==location.origin||u.pathname.indexOf(root)!==0)return;\
