@@ -19,7 +19,7 @@ import gzip, json, os, re, subprocess, sys
 # Activity (issue 34), muting, settings and reply trees (issue 35): what
 # they put in the main module, and the chunks their split modules add
 # (docs/size.md, "Activity", "Muting and settings", "Reply trees").
-LIMITS = {'signin': 281_000, 'home': 376_200, 'thread': 406_000, 'profile': 406_000, 'activity': 330_600}
+LIMITS = {'signin': 281_600, 'home': 376_500, 'thread': 407_300, 'profile': 407_300, 'activity': 330_600}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.

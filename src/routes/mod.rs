@@ -88,18 +88,22 @@ pub fn Shell(
         }
     });
     crate::browser::marks::mark("perch:shell-ready");
+    #[cfg(feature = "marks")]
     Effect::new(|_| crate::browser::marks::mark("perch:shell-mounted"));
     view! {
         <Router>
-            <Show when=move || header_due.get()>
-                {crate::browser::boot::remove_frame}
-                <SiteHeader/>
-                <crate::components::offline::OfflineNotice/>
-                <crate::components::offline::UpdateNotice/>
-            </Show>
+            {move || header_due.get().then(|| {
+                crate::browser::boot::remove_frame();
+                view! {
+                    <SiteHeader/>
+                    <crate::components::offline::OfflineNotice/>
+                    <crate::components::offline::UpdateNotice/>
+                }
+                .into_any()
+            })}
             {move || help_asked.get().then(|| later(shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
             {move || watching.get().then(|| later(activity_watch::load, activity_watch::draw, Meanwhile::Nothing))}
-            <Show when=move || pages_due.get() fallback=|| placeholder(Meanwhile::Page)>
+            {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
@@ -112,7 +116,7 @@ pub fn Shell(
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>
-            </Show>
+            }.into_any() }}
         </Router>
     }
 }
