@@ -46,8 +46,8 @@ async fn route(path: &str) -> Shown {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path)).unwrap();
     let parent = common::container();
     let handle = leptos::mount::mount_to(parent, || view! { <Shell config=config()/> });
-    leptos::task::tick().await;
-    let main = document().query_selector("#under-test main").unwrap();
+    // The page, not the shape the shell shows until it is drawn.
+    let main = Some(common::drawn("#under-test main:not([aria-busy])").await);
     let shown = Shown {
         class: main.as_ref().and_then(|m| m.get_attribute("class")).unwrap_or_default(),
         heading: h1_text(),
@@ -101,8 +101,8 @@ async fn every_route_resolves_signed_in() {
 async fn header_offers_a_skip_link_and_navigation() {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/")).unwrap();
     let _handle = leptos::mount::mount_to(common::container(), || view! { <Shell config=config()/> });
-    leptos::task::tick().await;
-    let skip = document().query_selector("a.skip-link").unwrap().expect("a skip link");
+    let skip = common::drawn("#under-test a.skip-link").await;
+    common::drawn("#under-test main:not([aria-busy])").await;
     assert_eq!(skip.get_attribute("href").as_deref(), Some("#main"));
     assert!(document().get_element_by_id("main").is_some(), "the skip link has a target");
     let nav = document().query_selector("nav[aria-label=Main]").unwrap().expect("main navigation");
