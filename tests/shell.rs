@@ -13,6 +13,22 @@ use wasm_bindgen_test::*;
 
 mod common;
 
+/// Waits, a task at a time, until `selector` matches in the document, and
+/// gives what it matched: the shell draws its header, then its page, each in
+/// a task of its own (issue 37). Fails after a thousand tasks.
+async fn drawn(selector: &str) -> web_sys::Element {
+    for _ in 0..1000 {
+        if let Some(found) = document().query_selector(selector).unwrap() {
+            return found;
+        }
+        let next = js_sys::Promise::new(&mut |resolve, _| {
+            leptos::prelude::window().set_timeout_with_callback(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(next).await.unwrap();
+    }
+    panic!("nothing matched {selector}");
+}
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn h1_text() -> String {
@@ -47,7 +63,7 @@ async fn route(path: &str) -> Shown {
     let parent = common::container();
     let handle = leptos::mount::mount_to(parent, || view! { <Shell config=config()/> });
     // The page, not the shape the shell shows until it is drawn.
-    let main = Some(common::drawn("#under-test main:not([aria-busy])").await);
+    let main = Some(drawn("#under-test main:not([aria-busy])").await);
     let shown = Shown {
         class: main.as_ref().and_then(|m| m.get_attribute("class")).unwrap_or_default(),
         heading: h1_text(),
@@ -101,8 +117,8 @@ async fn every_route_resolves_signed_in() {
 async fn header_offers_a_skip_link_and_navigation() {
     window().history().unwrap().push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/")).unwrap();
     let _handle = leptos::mount::mount_to(common::container(), || view! { <Shell config=config()/> });
-    let skip = common::drawn("#under-test a.skip-link").await;
-    common::drawn("#under-test main:not([aria-busy])").await;
+    let skip = drawn("#under-test a.skip-link").await;
+    drawn("#under-test main:not([aria-busy])").await;
     assert_eq!(skip.get_attribute("href").as_deref(), Some("#main"));
     assert!(document().get_element_by_id("main").is_some(), "the skip link has a target");
     let nav = document().query_selector("nav[aria-label=Main]").unwrap().expect("main navigation");

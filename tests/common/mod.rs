@@ -24,19 +24,3 @@ pub fn english() {
     let catalog = perch::i18n::language::read(perch::i18n::Language::En, &json).unwrap();
     perch::i18n::install(catalog);
 }
-
-/// Waits, a task at a time, until `selector` matches in the document, and
-/// gives what it matched: the shell draws its header, then its page, each in
-/// a task of its own (issue 37). Fails after a thousand tasks.
-pub async fn drawn(selector: &str) -> web_sys::Element {
-    for _ in 0..1000 {
-        if let Some(found) = document().query_selector(selector).unwrap() {
-            return found;
-        }
-        let next = js_sys::Promise::new(&mut |resolve, _| {
-            leptos::prelude::window().set_timeout_with_callback(&resolve).unwrap();
-        });
-        wasm_bindgen_futures::JsFuture::from(next).await.unwrap();
-    }
-    panic!("nothing matched {selector}");
-}
