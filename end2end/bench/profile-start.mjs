@@ -1,8 +1,14 @@
-// Benchmark aid, not a test: a CPU profile of Home's start at 4x CPU,
-// signed in, reopened with the local copy (or cold with COLD=1), summed
-// by function over the longest task: self time and time including callees.
-// Best on a build that keeps names: PERCH_WASM_OPT=0 trunk build --release.
+// Benchmark aid, not a test: a CPU profile of a page's start at 4x CPU,
+// signed in, reopened with the local copy (or without waiting for it with
+// COLD=1). Prints the Long Tasks API's tasks, then for each stretch of the
+// profile over 50 ms without idle samples (tasks run back to back count as
+// one) the functions matching MATCH (default: the app's own, Intl, GC,
+// style and layout) by time including callees, then the longest
+// stretch's functions by self time and by time including callees (ALL=1:
+// the whole profile). Best on a build that keeps names:
+// PERCH_WASM_OPT=0 PERCH_FEATURES=marks trunk build --release --dist DIR.
 // Usage: node bench/profile-start.mjs BASE TOKEN [PATH] [TOP]
+// (docs/performance.md, "Issue 37").
 import { launchChromium, recordLongTasks, signedInPage } from './shared.mjs';
 
 const [base, token, path = '/', top = '40'] = process.argv.slice(2);
