@@ -43,27 +43,19 @@ pub fn App() -> impl IntoView {
     browser::marks::mark("perch:app");
     let start = LocalResource::new(|| async {
         use browser::pace::yield_now;
+        /// `work` from the next task on.
+        async fn own_task<T>(work: impl std::future::Future<Output = T>) -> T {
+            yield_now().await;
+            work.await
+        }
         let (words, config, kept, waiting) = futures::future::join4(
-            async {
-                yield_now().await;
-                i18n::language::start(browser::kept_language::kept()).await
-            },
-            async {
-                yield_now().await;
-                api::config::load().await
-            },
-            async {
-                yield_now().await;
-                store::copy::read().await
-            },
-            async {
-                yield_now().await;
-                store::outbox::read().await
-            },
+            own_task(i18n::language::start(browser::kept_language::kept())),
+            own_task(api::config::load()),
+            own_task(store::copy::read()),
+            own_task(store::outbox::read()),
         )
         .await;
-        yield_now().await;
-        let kept = config.as_ref().ok().and_then(|config| routes::parse_kept(config, kept));
+        let kept = own_task(async { config.as_ref().ok().and_then(|config| routes::parse_kept(config, kept)) }).await;
         yield_now().await;
         (words, config, kept, waiting)
     });

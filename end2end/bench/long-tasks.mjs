@@ -16,7 +16,7 @@
 // Several servers (say the app before and after a change) may be given as
 // BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by scripts/bench-render.sh (make bench-render), which starts the server.
-import { launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
+import { launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, slowTab, targetsOf } from './shared.mjs';
 
 const [bases, tokens, path = '/', runs = '6'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
@@ -26,11 +26,7 @@ async function once({ base, token }) {
   const { context, page } = await signedInPage(browser, base, token);
   // A new tab of the signed-in context: its counters start at nothing.
   await page.close();
-  const tab = await context.newPage();
-  const cdp = await context.newCDPSession(tab);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.clearBrowserCache');
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { tab, cdp } = await slowTab(context);
   await cdp.send('Performance.enable');
   await recordLongTasks(tab);
   await recordFirstPost(tab);

@@ -9,18 +9,14 @@
 // PERCH_WASM_OPT=0 PERCH_FEATURES=marks trunk build --release --dist DIR.
 // Usage: node bench/profile-start.mjs BASE TOKEN [PATH] [TOP]
 // (docs/performance.md, "Issue 37").
-import { launchChromium, recordLongTasks, signedInPage } from './shared.mjs';
+import { launchChromium, recordLongTasks, signedInPage, slowTab } from './shared.mjs';
 
 const [base, token, path = '/', top = '40'] = process.argv.slice(2);
 const browser = await launchChromium();
 const { context, page } = await signedInPage(browser, base, token);
 if (!process.env.COLD) await page.waitForTimeout(1500);
 await page.close();
-const tab = await context.newPage();
-const cdp = await context.newCDPSession(tab);
-await cdp.send('Network.enable');
-await cdp.send('Network.clearBrowserCache');
-await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+const { tab, cdp } = await slowTab(context);
 await recordLongTasks(tab);
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

@@ -52,6 +52,18 @@ export function recordFirstPost(tab) {
   });
 }
 
+/** A new tab of `context` with the CPU slowed down 4x and, when `clear`,
+ *  the HTTP cache emptied: what a slow phone's visit is measured in.
+ *  Its page and its DevTools session. */
+export async function slowTab(context, clear = true) {
+  const tab = await context.newPage();
+  const cdp = await context.newCDPSession(tab);
+  await cdp.send('Network.enable');
+  if (clear) await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { tab, cdp };
+}
+
 /** The servers of "BASE1,BASE2" and "TOKEN1,TOKEN2", each with no rows yet. */
 export function targetsOf(bases, tokens) {
   return bases.split(',').map((base, i) => ({ base, token: tokens.split(',')[i], rows: [] }));

@@ -26,7 +26,7 @@
 // as BASE1,BASE2 with TOKEN1,TOKEN2: runs then alternate between them.
 // Run by hand against a server of a `PERCH_FEATURES=marks trunk build --release` build
 // (docs/performance.md, "The start, step by step").
-import { copies, launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, targetsOf } from './shared.mjs';
+import { copies, launchChromium, median, recordFirstPost, recordLongTasks, signedInPage, slowTab, targetsOf } from './shared.mjs';
 
 const [bases, tokens, runs = '5'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
@@ -35,11 +35,7 @@ const STEPS = ['fetch', 'started', 'shell', 'copy', 'outbox', 'rest', 'draw', 'l
 const MARKS = ['perch:app', 'perch:started', 'perch:shell', 'perch:copy-seeded', 'perch:outbox-started', 'perch:shell-ready'];
 
 async function once(base, context, clear) {
-  const tab = await context.newPage();
-  const cdp = await context.newCDPSession(tab);
-  await cdp.send('Network.enable');
-  if (clear) await cdp.send('Network.clearBrowserCache');
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { tab } = await slowTab(context, clear);
   await recordLongTasks(tab);
   await recordFirstPost(tab);
   await tab.goto(`${base}/`);

@@ -13,7 +13,6 @@ use leptos_router::components::A;
 
 #[component]
 pub fn SiteHeader() -> impl IntoView {
-    crate::browser::marks::mark("perch:header");
     let session = use_session();
     view! {
         <a class="skip-link" href="#main">{t::skip_to_content()}</a>

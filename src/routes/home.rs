@@ -23,9 +23,6 @@ pub fn HomePage() -> impl IntoView {
 }
 
 lazy! { page_home, fn home_page() {
-    crate::browser::marks::mark("perch:home");
-    #[cfg(feature = "marks")]
-    Effect::new(|_| crate::browser::marks::mark("perch:home-mounted"));
     let session = use_session();
     // The tab's title counts the new posts not shown yet, as "(3) Home · Perch".
     let new_posts = {

@@ -88,8 +88,6 @@ pub fn Shell(
         }
     });
     crate::browser::marks::mark("perch:shell-ready");
-    #[cfg(feature = "marks")]
-    Effect::new(|_| crate::browser::marks::mark("perch:shell-mounted"));
     view! {
         <Router>
             {move || header_due.get().then(|| {
@@ -164,9 +162,14 @@ pub type Kept = crate::store::copy::Copy<crate::timeline::merge::Merge>;
 /// The copy `index.html` read at the start (`(account, text)`), parsed,
 /// unless `config` keeps none; whose it is, the shell checks.
 pub fn parse_kept(config: &ClientConfig, kept: Option<(String, String)>) -> Option<Kept> {
-    let max = config.local_copy_posts.map_or(crate::store::copy::POSTS_KEPT, |n| n as usize);
+    let max = copy_bound(config);
     let (account, text) = kept?;
     (max > 0).then(|| crate::store::copy::parse(&account, &account, &text, max))?
+}
+
+/// The most posts the local copy keeps, as `config` says (0: none).
+fn copy_bound(config: &ClientConfig) -> usize {
+    config.local_copy_posts.map_or(crate::store::copy::POSTS_KEPT, |n| n as usize)
 }
 
 /// Seeds the store and the home timeline from the signed-in account's
@@ -178,7 +181,7 @@ fn start_from_copy(
     config: &ClientConfig,
 ) {
     use crate::store::copy;
-    let max = config.local_copy_posts.map_or(copy::POSTS_KEPT, |n| n as usize);
+    let max = copy_bound(config);
     let me = store.me();
     if max == 0 {
         me.iter().for_each(|me| copy::forget(me));
