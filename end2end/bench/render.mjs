@@ -5,7 +5,8 @@
 // first screen (4 posts) in the document, and to the frame after its first
 // 20 posts are (all from the store: no request is on that path). Prints
 // each run's medians of 12 returns, then the median and spread (min-max)
-// over runs.
+// over runs, and in a build with marks (PERCH_FEATURES=marks) the cost of a
+// card as the page measures its steps (browser/pace.rs).
 // Usage: node bench/render.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS]
 // (several servers: runs alternate between them). Run by
 // scripts/bench-render.sh (make bench-render), which starts the server.
@@ -22,11 +23,13 @@ async function once({ base, token }) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   const times = [];
   const firsts = [];
+  const perCard = [];
   for (let i = 0; i < 12; i++) {
     await page.locator('header a[href^="/user/@"]').first().click();
     await page.getByRole('feed', { name: 'Posts' }).locator('article.post').first().waitFor();
     await page.waitForTimeout(300);
     const [first, all] = await page.evaluate(() => new Promise((resolve) => {
+      performance.clearMarks();
       const start = performance.now();
       let first = 0;
       /** @type {HTMLAnchorElement} */ (document.querySelector('header a[href="/"]:not(.brand)')).click();
@@ -41,23 +44,38 @@ async function once({ base, token }) {
       };
       check();
     }));
+    // A build with marks says what each step of the feed drew and cost
+    // (browser/pace.rs): the cost of a card, as the page measures it.
+    const drew = await page.evaluate(() => {
+      const steps = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('perch:drew:'))
+        .map((m) => m.name.split(':').slice(2).map(Number));
+      return steps;
+    });
+    const items = drew.reduce((n, [i]) => n + i, 0);
+    if (items) perCard.push(drew.reduce((n, [, ms]) => n + ms, 0) / items);
     firsts.push(first);
     times.push(all);
   }
   await context.close();
-  return [median(firsts), median(times)];
+  return [median(firsts), median(times), perCard.length ? median(perCard) : NaN];
 }
 
 for (let run = 1; run <= Number(runs); run++) {
   for (const target of targets) {
-    const [first, ms] = await once(target);
+    const [first, ms, card] = await once(target);
     target.rows.push(ms);
     (target.firsts ??= []).push(first);
-    console.log(`${target.base} run ${run}: home's first screen (4 posts) drawn from the store in ${first.toFixed(0)} ms, 20 posts in ${ms.toFixed(0)} ms (medians of 12)`);
+    (target.cards ??= []).push(card);
+    const perCard = Number.isNaN(card) ? '' : `, a card ${card.toFixed(1)} ms`;
+    console.log(`${target.base} run ${run}: home's first screen (4 posts) drawn from the store in ${first.toFixed(0)} ms, 20 posts in ${ms.toFixed(0)} ms${perCard} (medians of 12)`);
   }
 }
 await browser.close();
 console.log(`\nhome from the store, 4x slower CPU, ${runs} runs each, median (min–max), ms:`);
-console.log('| server | first screen (4 posts) | 20 posts |\n|---|---|---|');
+console.log('| server | first screen (4 posts) | 20 posts | a card (marks builds) |\n|---|---|---|---|');
 const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
-for (const { base, rows, firsts } of targets) console.log(`| ${base} | ${spread(firsts)} | ${spread(rows)} |`);
+const cardSpread = (all) => {
+  const xs = all.filter((x) => !Number.isNaN(x));
+  return xs.length ? `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})` : '–';
+};
+for (const { base, rows, firsts, cards } of targets) console.log(`| ${base} | ${spread(firsts)} | ${spread(rows)} | ${cardSpread(cards)} |`);

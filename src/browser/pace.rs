@@ -37,6 +37,9 @@ pub fn record(items: usize, ms: f64) {
     if items == 0 || !ms.is_finite() || ms < 0.0 {
         return;
     }
+    // For `bench/render.mjs`: what each step drew and cost.
+    #[cfg(feature = "marks")]
+    crate::browser::marks::mark(&format!("perch:drew:{items}:{ms:.2}"));
     let measured = ms / items as f64;
     let before = MS_PER_ITEM.get();
     MS_PER_ITEM.set(if before <= 0.0 { measured } else { (before + measured) / 2.0 });
