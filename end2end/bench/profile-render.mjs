@@ -1,11 +1,14 @@
-// Benchmark aid, not a test: a CPU profile of Home drawn again from the
-// store at 4x CPU (as bench/render.mjs does it: to a profile and back, 12
-// times), then the app's functions by time including callees, per card
-// drawn (20 a return). Best on a build that keeps names:
+// Benchmark aid, not a test: Home drawn again from the store at 4x CPU, as
+// bench/render.mjs does it (to a profile and back, 12 times). Prints the
+// browser's own counters per return (script, style, layout, all tasks),
+// then from a CPU profile of the returns the functions by self time and
+// by time including callees, per card drawn (20 a return); NO_PROFILE=1
+// prints the counters alone. Best on a build that keeps names:
 // PERCH_WASM_OPT=0 trunk build --release --dist DIR.
 // Usage: node bench/profile-render.mjs BASE TOKEN [TOP] (MATCH=regex to
-// choose the functions; default the app's and Leptos' own).
-import { launchChromium, signedInPage } from './shared.mjs';
+// choose the functions timed with their callees; default the app's and
+// Leptos' own, the browser's work and GC) (docs/performance.md, "Issue 37").
+import { backHome, launchChromium, profileTree, shortName, signedInPage, toProfile } from './shared.mjs';
 
 const [base, token, top = '50'] = process.argv.slice(2);
 const returns = 12;
@@ -23,38 +26,25 @@ const profiling = !process.env.NO_PROFILE;
 let profiled = 0;
 const totals = new Map();
 const selfs = new Map();
-const nameOf = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
-const short = (n) => n.replace(/17h[0-9a-f]{16}E/g, '').replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{closure}').replace(/_ZN\d+/g, '').replace(/\$LT\$|\$GT\$|\$u20\$|\$C\$/g, ' ').slice(0, 140);
 const match = new RegExp(process.env.MATCH ?? 'perch|leptos|tachys|reactive_graph|garbage|program|Layout|Style|Parse');
 for (let i = 0; i < returns; i++) {
-  await page.locator('header a[href^="/user/@"]').first().click();
-  await page.getByRole('feed', { name: 'Posts' }).locator('article.post').first().waitFor();
-  await page.waitForTimeout(300);
+  await toProfile(page);
   if (profiling) await cdp.send('Profiler.start');
   const before = await metrics();
-  const ms = await page.evaluate(() => new Promise((resolve) => {
-    const start = performance.now();
-    document.querySelector('header a[href="/"]:not(.brand)').click();
-    const check = () => document.querySelectorAll('main.home article.post').length >= 20
-      ? requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start)))
-      : requestAnimationFrame(check);
-    check();
-  }));
+  const { all } = await backHome(page);
   const after = await metrics();
   for (const k of Object.keys(spent)) spent[k] += (after[k] - before[k]) * 1000;
-  profiled += ms;
+  profiled += all;
   if (!profiling) continue;
   const { profile } = await cdp.send('Profiler.stop');
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const { parent, nameOf } = profileTree(profile);
   profile.samples.forEach((id, k) => {
     const dt = (profile.timeDeltas[k + 1] ?? 0) / 1000;
-    const own = nameOf(nodes.get(id));
+    const own = nameOf(id);
     selfs.set(own, (selfs.get(own) ?? 0) + dt);
     const seen = new Set();
     for (let at = id; at; at = parent.get(at)) {
-      const nm = nameOf(nodes.get(at));
+      const nm = nameOf(at);
       if (!seen.has(nm) && match.test(nm)) totals.set(nm, (totals.get(nm) ?? 0) + dt);
       seen.add(nm);
     }
@@ -67,7 +57,7 @@ console.log(`${returns} returns, ${(profiled / returns).toFixed(0)} ms each (cli
 if (!profiling) process.exit(0);
 console.log(`ms per card (of ${cards}), self time (any function):`);
 [...selfs.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(top))
-  .forEach(([k, v]) => console.log(`${(v / cards).toFixed(2).padStart(7)}  ${short(k)}`));
+  .forEach(([k, v]) => console.log(`${(v / cards).toFixed(2).padStart(7)}  ${shortName(k)}`));
 console.log(`\nms per card, time including callees (${match}):`);
 [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(top))
-  .forEach(([k, v]) => console.log(`${(v / cards).toFixed(2).padStart(7)}  ${short(k)}`));
+  .forEach(([k, v]) => console.log(`${(v / cards).toFixed(2).padStart(7)}  ${shortName(k)}`));

@@ -9,7 +9,7 @@
 // PERCH_WASM_OPT=0 PERCH_FEATURES=marks trunk build --release --dist DIR.
 // Usage: node bench/profile-start.mjs BASE TOKEN [PATH] [TOP]
 // (docs/performance.md, "Issue 37").
-import { launchChromium, recordLongTasks, signedInPage, slowTab } from './shared.mjs';
+import { launchChromium, profileTree, recordLongTasks, shortName, signedInPage, slowTab } from './shared.mjs';
 
 const [base, token, path = '/', top = '40'] = process.argv.slice(2);
 const browser = await launchChromium();
@@ -30,10 +30,8 @@ await browser.close();
 
 console.log('long tasks (start, ms):', tasks.map(([s, d]) => `${s.toFixed(0)}:${d.toFixed(0)}`).join(' '));
 // The longest run of samples that are not idle is the longest task.
-const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const name = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+const { nodes, parent, nameOf } = profileTree(profile);
+const name = (n) => nameOf(n.id);
 const idle = (i) => ['(idle)', '(program)'].includes(nodes.get(profile.samples[i]).callFrame.functionName);
 const dts = profile.samples.map((_, i) => (profile.timeDeltas[i + 1] ?? 0) / 1000);
 const runs = [];
@@ -46,7 +44,7 @@ for (let i = 0; i < profile.samples.length;) {
 }
 const best = runs.reduce((a, b) => (b[2] > a[2] ? b : a), [0, 0, 0]);
 // Each task over 50 ms: what of the app's own code it ran most (time including callees).
-const short = (n) => n.replace(/17h[0-9a-f]{16}E/g, '').replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{closure}').replace(/_ZN\d+/g, '').replace(/\$LT\$|\$GT\$|\$u20\$|\$C\$/g, ' ').slice(0, 110);
+const short = (n) => shortName(n, 110);
 for (const [i, j, sum] of runs.filter((r) => r[2] > 50)) {
   const inTask = new Map();
   for (let k = i; k < j; k++) {

@@ -10,7 +10,7 @@
 // Usage: node bench/render.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS]
 // (several servers: runs alternate between them). Run by
 // scripts/bench-render.sh (make bench-render), which starts the server.
-import { launchChromium, median, signedInPage, targetsOf } from './shared.mjs';
+import { backHome, launchChromium, median, signedInPage, targetsOf, toProfile } from './shared.mjs';
 
 const [bases, tokens, runs = '5'] = process.argv.slice(2);
 const targets = targetsOf(bases, tokens);
@@ -25,32 +25,13 @@ async function once({ base, token }) {
   const firsts = [];
   const perCard = [];
   for (let i = 0; i < 12; i++) {
-    await page.locator('header a[href^="/user/@"]').first().click();
-    await page.getByRole('feed', { name: 'Posts' }).locator('article.post').first().waitFor();
-    await page.waitForTimeout(300);
-    const [first, all] = await page.evaluate(() => new Promise((resolve) => {
-      performance.clearMarks();
-      const start = performance.now();
-      let first = 0;
-      /** @type {HTMLAnchorElement} */ (document.querySelector('header a[href="/"]:not(.brand)')).click();
-      const check = () => {
-        const drawn = document.querySelectorAll('main.home article.post').length;
-        if (!first && drawn >= 4) first = performance.now() - start;
-        if (drawn >= 20) {
-          requestAnimationFrame(() => setTimeout(() => resolve([first, performance.now() - start])));
-        } else {
-          requestAnimationFrame(check);
-        }
-      };
-      check();
-    }));
+    await toProfile(page);
+    const { first, all } = await backHome(page);
     // A build with marks says what each step of the feed drew and cost
     // (browser/pace.rs): the cost of a card, as the page measures it.
-    const drew = await page.evaluate(() => {
-      const steps = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('perch:drew:'))
-        .map((m) => m.name.split(':').slice(2).map(Number));
-      return steps;
-    });
+    const drew = await page.evaluate(() => performance.getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('perch:drew:'))
+      .map((m) => m.name.split(':').slice(2).map(Number)));
     const items = drew.reduce((n, [i]) => n + i, 0);
     if (items) perCard.push(drew.reduce((n, [, ms]) => n + ms, 0) / items);
     firsts.push(first);
@@ -73,9 +54,9 @@ for (let run = 1; run <= Number(runs); run++) {
 await browser.close();
 console.log(`\nhome from the store, 4x slower CPU, ${runs} runs each, median (min–max), ms:`);
 console.log('| server | first screen (4 posts) | 20 posts | a card (marks builds) |\n|---|---|---|---|');
-const spread = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
-const cardSpread = (all) => {
+// Runs with no measured step (a build without marks) are left out.
+const spread = (all, digits = 0) => {
   const xs = all.filter((x) => !Number.isNaN(x));
-  return xs.length ? `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})` : '–';
+  return xs.length ? `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})` : '–';
 };
-for (const { base, rows, firsts, cards } of targets) console.log(`| ${base} | ${spread(firsts)} | ${spread(rows)} | ${cardSpread(cards)} |`);
+for (const { base, rows, firsts, cards } of targets) console.log(`| ${base} | ${spread(firsts)} | ${spread(rows)} | ${spread(cards, 1)} |`);

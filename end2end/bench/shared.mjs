@@ -89,3 +89,50 @@ export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+
+/** From Home to the signed-in person's profile by the header's link, its
+ *  posts shown and settled. */
+export async function toProfile(page) {
+  await page.locator('header a[href^="/user/@"]').first().click();
+  await page.getByRole('feed', { name: 'Posts' }).locator('article.post').first().waitFor();
+  await page.waitForTimeout(300);
+}
+
+/** Back to Home by the header's link, timed from the click: to its first
+ *  screen (4 posts) in the document and to the frame after its first 20
+ *  posts. The page's marks are cleared first: those after are the return's. */
+export function backHome(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    performance.clearMarks();
+    const start = performance.now();
+    let first = 0;
+    /** @type {HTMLAnchorElement} */ (document.querySelector('header a[href="/"]:not(.brand)')).click();
+    const check = () => {
+      const drawn = document.querySelectorAll('main.home article.post').length;
+      if (!first && drawn >= 4) first = performance.now() - start;
+      if (drawn >= 20) {
+        requestAnimationFrame(() => setTimeout(() => resolve({ first, all: performance.now() - start })));
+      } else {
+        requestAnimationFrame(check);
+      }
+    };
+    check();
+  }));
+}
+
+/** A CPU profile's nodes by id, each node's parent, and a function's name
+ *  with its file and line (for the bench/profile-*.mjs aids). */
+export function profileTree(profile) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const nameOf = (id) => {
+    const { callFrame } = nodes.get(id);
+    return `${callFrame.functionName || '(anon)'} ${callFrame.url.split('/').pop()}:${callFrame.lineNumber}`;
+  };
+  return { nodes, parent, nameOf };
+}
+
+/** A Rust function's mangled name, shorter and legible. */
+export const shortName = (name, width = 140) => name.replace(/17h[0-9a-f]{16}E/g, '').replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{closure}')
+  .replace(/_ZN\d+/g, '').replace(/\$LT\$|\$GT\$|\$u20\$|\$C\$/g, ' ').slice(0, width);
