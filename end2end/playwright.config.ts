@@ -11,13 +11,18 @@ const dist = process.env.PERCH_E2E_DIST ?? '../dist';
 // PERCH_E2E_CPU=4 runs every page on a CPU that many times slower (fixtures.ts):
 // a test that passes only on a quick machine is a race. Timeouts grow with it.
 const cpu = Math.max(1, Number(process.env.PERCH_E2E_CPU ?? 1));
-const slower = Math.max(1, cpu / 2);
+// PERCH_E2E_BUSY=N burners share the machine's cores with everything else.
+const busy = Math.max(0, Number(process.env.PERCH_E2E_BUSY ?? 0));
+const slower = Math.max(1, cpu / 2) * (1 + busy / 2);
 // The app hosted on another origin (hosting.spec.ts), calling the API here.
 const hostPort = port + 1;
 const host = `http://127.0.0.1:${hostPort}`;
 
 export default defineConfig({
   testDir: './tests',
+  // PERCH_E2E_BUSY=N keeps N CPU-burning processes running for the whole
+  // run (busy.ts): a busy machine, where the races between tabs live.
+  globalSetup: './busy.ts',
   timeout: 30_000 * slower,
   expect: { timeout: 10_000 * slower },
   fullyParallel: false,

@@ -58,14 +58,14 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ] \
   || [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $wbg_version" ]; then
   step "Building wasm-bindgen-cli $wbg_version from crates.io (about 5 minutes on 2 cores, once)"
   # Not --locked: its lock file pins a crate version the registry no longer has.
-  cargo install wasm-bindgen-cli --version "$wbg_version" --force
+  cargo install wasm-bindgen-cli --version "$wbg_version" --no-default-features --force
 fi
 
 # 4. trunk, pinned. --ignore-rust-version: its manifest asks for an older rustc
 #    than it builds with.
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   step "Building trunk $TRUNK_VERSION from crates.io (about 20 minutes on 2 cores, once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --force
+  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --no-default-features --features rustls --force
 fi
 
 # 5. Node packages from the lock file: Playwright, axe-core, and binaryen's

@@ -248,3 +248,39 @@ test.describe('with the service worker', () => {
     await context.setOffline(false);
   });
 });
+
+test('a muted person\'s reply is neither shown nor counted, and muting someone counts again at once', async ({ page, context }) => {
+  // Issue 45, 4.1: a count counts only what the page shows.
+  await checkEvery(context, 5);
+  const me = newAccount('mia');
+  const tok = token(me);
+  const post = await call(page, tok, 'POST', '/post', { content: 'Which bird sings first at dawn?' });
+  const muted = newAccount('mx', 'Max Muted');
+  const kept = newAccount('kx', 'Kim Kept');
+  await signInWithToken(page, me);
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await firstLook(page, uuid);
+  await page.goto(`/user/@${muted}`);
+  await page.getByRole('button', { name: `Mute @${muted}` }).click();
+  await expect(page.getByRole('button', { name: `Unmute @${muted}` })).toHaveAttribute('aria-pressed', 'true');
+
+  await call(page, token(muted), 'POST', '/post', { content: 'The blackbird.', parent: post.uuid });
+  await call(page, token(kept), 'POST', '/post', { content: 'The robin, always.', parent: post.uuid });
+  // Both replies are kept; one is shown, and one counted.
+  await expect.poll(async () => (await keptFor(page, uuid))?.items?.length ?? 0).toBe(2);
+  await expect(activityLink(page, 1)).toBeVisible();
+  await expect(page).toHaveTitle(/^\(1\) /);
+  expect(await page.evaluate((u) => localStorage.getItem(`perch.unread.${u}`), uuid)).toBe('1');
+
+  // Muting Kim too: nothing unread is shown, so nothing is counted, without a check.
+  await page.goto(`/user/@${kept}`);
+  await page.getByRole('button', { name: `Mute @${kept}` }).click();
+  await expect(activityLink(page)).toBeVisible();
+  await expect(page).not.toHaveTitle(/^\(/);
+
+  await page.getByRole('button', { name: `Unmute @${kept}` }).click();
+  await expect(activityLink(page, 1)).toBeVisible();
+  await activityLink(page, 1).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Kim Kept replied to your post' })).toContainText('The robin, always.');
+  await expect(page.getByText('The blackbird.')).toHaveCount(0);
+});

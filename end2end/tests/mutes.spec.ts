@@ -154,3 +154,60 @@ test('mutes exported from one profile and imported in a fresh one are the same; 
   await expect(tab.getByText('No one is muted.')).toBeVisible();
   await fresh.close();
 });
+
+test('mutes kept at sign-out are back at the next sign-in in the same tab, and the question is named for them', async ({ page }) => {
+  // Issue 45, 4.2 and 4.4.
+  const me = newAccount('kp');
+  const author = newAccount('ka');
+  await follows(page, me, author, ['A post from someone muted.']);
+  await call(page, token(me), 'POST', '/post', { content: 'My own post, always here.' });
+  await signInWithToken(page, me);
+  await page.goto(`/user/@${author}`);
+  await page.getByRole('button', { name: `Mute @${author}` }).click();
+  await expect(page.getByRole('button', { name: `Unmute @${author}` })).toHaveAttribute('aria-pressed', 'true');
+
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
+  // Only mutes would go: the question says so, not "Unsent drafts".
+  const question = page.getByRole('group', { name: 'Muted people and words' });
+  await expect(question).toContainText('1 mute would go with it.');
+  await question.getByRole('button', { name: 'Keep them for the next sign-in' }).click();
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+
+  // Signed in again in this tab, without a reload.
+  await signInWithToken(page, me);
+  await expect(timeline(page).getByText('My own post, always here.')).toBeVisible();
+  await expect(timeline(page).getByText('A post from someone muted.')).toHaveCount(0);
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByText('No one is muted.')).toHaveCount(0);
+  await expect(page.getByText(`@${author}`).first()).toBeVisible();
+});
+
+test('the account menu closes when a page is chosen in it, on Escape and on a click outside', async ({ page }) => {
+  // Issue 45, 4.3: at 1280 px it covered Settings' Mute button.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const me = newAccount('mn');
+  await signInWithToken(page, me);
+  const menu = page.locator('.account-menu');
+  await menu.locator('summary').click();
+  await expect(menu).toHaveAttribute('open', '');
+  await page.locator('.account-panel').getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(menu).not.toHaveAttribute('open', '');
+  // Nothing covers the page: the Mute button takes the click.
+  await page.getByLabel('Word or phrase to mute').fill('thunder');
+  await page.getByRole('button', { name: 'Mute', exact: true }).click({ trial: true });
+
+  await menu.locator('summary').click();
+  await expect(menu).toHaveAttribute('open', '');
+  await page.keyboard.press('Escape');
+  await expect(menu).not.toHaveAttribute('open', '');
+  await expect(menu.locator('summary')).toBeFocused();
+
+  await menu.locator('summary').click();
+  await expect(menu).toHaveAttribute('open', '');
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).click();
+  await expect(menu).not.toHaveAttribute('open', '');
+});

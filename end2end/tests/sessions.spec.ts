@@ -81,6 +81,69 @@ test('two tabs with a token about to expire refresh it once between them, and bo
   await other.close();
 });
 
+test('three tabs with a token about to expire and a slow refresh answer refresh it once between them', async ({ page, context }) => {
+  // Issue 45: run under PERCH_E2E_BUSY, where Web Storage's word from one tab
+  // reaches another late; the tabs take the new pair from IndexedDB instead.
+  await signInWithOAuth(page, 'mira');
+  const tabs = [page, await context.newPage(), await context.newPage()];
+  await expireTokenSoon(page);
+  const refreshes: string[] = [];
+  await context.route('**/api/oauth/refreshtoken', async (route) => {
+    refreshes.push(route.request().postData() ?? '');
+    await new Promise((r) => setTimeout(r, 2_000));
+    await route.continue().catch(() => {});
+  });
+  const people = [['/user/@sam', 'Sam Reed'], ['/user/@olga', /Olga/], ['/user/@tomas', /Tom/]] as const;
+  await Promise.all(tabs.map((tab, i) => tab.goto(people[i][0])));
+  for (const [i, tab] of tabs.entries()) await expect(tab.getByRole('heading', { level: 1 })).toHaveText(people[i][1]);
+  expect(refreshes).toHaveLength(1);
+  await context.unroute('**/api/oauth/refreshtoken');
+  const now = await session(page);
+  await expectStatus(page, now.token, '/user', 200);
+  expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
+  for (const tab of tabs.slice(1)) await tab.close();
+});
+
+test('a tab closed in the middle of its refresh is taken over by the tab that waited', async ({ page, context }) => {
+  await signInWithOAuth(page, 'mira');
+  const before = await session(page);
+  await expireTokenSoon(page);
+  // The first refresh never gets its answer: its tab closes meanwhile.
+  const events: string[] = [];
+  let first = true;
+  let closed!: () => void;
+  const tabClosed = new Promise<void>((done) => (closed = done));
+  await context.route('**/api/oauth/refreshtoken', async (route) => {
+    if (first) {
+      first = false;
+      events.push('first refresh asked');
+      // Held until its tab is closed; it never reaches the server.
+      await tabClosed;
+      await route.abort().catch(() => {});
+      return;
+    }
+    events.push('refresh sent');
+    await route.continue();
+  });
+  const closing = await context.newPage();
+  await closing.goto('/user/@sam');
+  await expect.poll(() => events).toEqual(['first refresh asked']);
+  // The waiting tab starts while the lock is held, and asks for a refresh too.
+  await page.goto('/user/@olga');
+  await expect(page.locator('.site-header')).toBeVisible();
+  await closing.close();
+  events.push('closed');
+  closed();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Olga/);
+  expect(events).toEqual(['first refresh asked', 'closed', 'refresh sent']);
+  await context.unroute('**/api/oauth/refreshtoken');
+  // The profile may be drawn from the local copy before the refresh's answer is in.
+  await expect.poll(async () => (await session(page)).token).not.toBe(before.token);
+  const now = await session(page);
+  await expectStatus(page, now.token, '/user', 200);
+  expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
+});
+
 test('tabs share one session: a refresh, a sign-out and another account show up in the other tab', async ({ page, context }) => {
   await signInWithOAuth(page, 'mira');
   const other = await context.newPage();

@@ -152,3 +152,31 @@ test('Arabic at 320 px: a nested reply indents from the right, with no horizonta
   expect(fromRight).toBeGreaterThan(fromLeft + 8);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
 });
+
+test('deleting one\'s own nested reply moves focus to the next reply of its level, past the replies under it', async ({ page }) => {
+  // Issue 45, 4.5: the focus rule of Delete holds in the tree too.
+  const [ana, ben, cai, dee, eve] = ['Ana', 'Ben', 'Cai', 'Dee', 'Eve'].map(person);
+  const me = person('Mo');
+  const root = await post(page, ana.tok, 'Which way do the geese fly?');
+  const ben1 = await post(page, ben.tok, 'South, in autumn.', root);
+  const mine = await post(page, me.tok, 'Mine: and north again in spring.', ben1);
+  const cai2 = await post(page, cai.tok, 'Some stay all year.', ben1);
+  await post(page, dee.tok, 'Under mine.', mine);
+  await post(page, eve.tok, 'Under Cai\'s.', cai2);
+  await signInWithToken(page, me.name);
+  await page.goto(`/post/${root}`);
+  await toggleOf(page, ben1).click();
+  const level2 = page.getByRole('group', { name: 'Replies to Ben, level 2' });
+  await expect(level2.locator(':scope > article')).toHaveCount(2);
+  // Both open, so a nested card is next to each in the page's order.
+  await toggleOf(page, mine).click();
+  await toggleOf(page, cai2).click();
+  await expect(page.getByText('Under mine.')).toBeVisible();
+  await expect(page.getByText('Under Cai\'s.')).toBeVisible();
+
+  const doomed = card(page, mine);
+  await doomed.locator(':scope > footer').getByRole('button', { name: 'Delete' }).click();
+  await doomed.getByRole('button', { name: 'Delete post' }).click();
+  await expect(card(page, mine)).toHaveCount(0);
+  await expect(card(page, cai2)).toBeFocused();
+});

@@ -232,7 +232,9 @@ impl Session {
     fn refreshed(&self, before: &Held, tokens: TokenSet) {
         let Some(current) = self.signed.get_untracked().filter(|s| s.user.uuid == before.account) else { return };
         let after = Signed::from_tokens(tokens, current.user);
-        if save_over(&before.token, &after) {
+        // Kept here, or already kept by the tab that refreshed.
+        let kept_already = || web_storage::get_json::<Signed>(&Key::Session).is_some_and(|k| k.token == after.token);
+        if save_over(&before.token, &after) || kept_already() {
             self.signed.set(Some(after));
         }
     }
@@ -400,10 +402,9 @@ fn save_others(others: &[Signed]) {
     }
 }
 
+/// Reloads, once what the accounts' end started (IndexedDB drops) is done.
 fn reload() {
-    if let Some(window) = web_sys::window() {
-        let _ = window.location().reload();
-    }
+    crate::browser::leaving::reload();
 }
 
 /// Whether `account` is kept as signed in here now, current or not.

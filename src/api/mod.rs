@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod http;
+pub mod refresh;
 pub mod tokens;
 
 use crate::i18n::{t, Text};
@@ -12,7 +13,7 @@ use http::Reply;
 use leptos::prelude::*;
 use perch_model::{
     ClientConfig, CodeExchange, FollowResult, FollowersList, FollowingList, LikeResult, NewPost, Post, PostUpdate,
-    RefreshRequest, RepliesPage, RevokeRequest, Scope, TokenSet, User, UserPostsPage,
+    RepliesPage, RevokeRequest, Scope, TokenSet, User, UserPostsPage,
 };
 use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
@@ -205,46 +206,6 @@ impl Api {
         Ok(Some(held.token))
     }
 
-    /// Refreshes the session's tokens, one refresh at a time in this tab
-    /// and across the account's tabs (`navigator.locks`): the server
-    /// rotates the refresh token, and one that follows best practice revokes
-    /// the whole family when a retired one is sent again. A request that
-    /// waited finds the tokens already new, here or from another tab, and
-    /// sends no refresh of its own.
-    async fn refresh_now(&self, before: &Held) -> Result<(), ApiError> {
-        let _one_at_a_time = self.refreshing.lock().await;
-        let outcome = std::rc::Rc::new(std::cell::RefCell::new(None));
-        let (api, held_before, out) = (self.clone(), before.clone(), outcome.clone());
-        let lock = format!("perch-refresh-{}", before.account);
-        crate::browser::tab_lock::exclusive(&lock, async move {
-            let result = api.refresh_unless_done(&held_before).await;
-            *out.borrow_mut() = Some(result);
-        })
-        .await;
-        let result = outcome.borrow_mut().take();
-        result.unwrap_or_else(|| Err(ApiError::Network("the token refresh did not run".into())))
-    }
-
-    /// Under the locks: the tokens are new already (another request or tab
-    /// refreshed them), or they are refreshed now.
-    async fn refresh_unless_done(&self, before: &Held) -> Result<(), ApiError> {
-        let current = self.tokens.held();
-        if current.as_ref().is_some_and(|h| h.token != before.token) || self.tokens.take_newer() {
-            return Ok(());
-        }
-        let Some((current, refresh_token)) = current.and_then(|h| h.refresh_token.clone().map(|r| (h, r))) else {
-            return Err(ApiError::Unauthorized("no refresh token".into()));
-        };
-        match self.refresh(&refresh_token).await {
-            Ok(tokens) => {
-                self.tokens.refreshed(&current, tokens);
-                Ok(())
-            }
-            Err(_) if self.tokens.take_newer() => Ok(()),
-            Err(e) => Err(e),
-        }
-    }
-
     /// Asks the server to revoke `token` (the refresh token when there is
     /// one, which takes its family): a beacon, which outlives the reload
     /// of a sign-out; a server without the revoke endpoint answers 404,
@@ -393,11 +354,6 @@ impl Api {
 
     pub async fn exchange_code(&self, exchange: &CodeExchange) -> Result<TokenSet, ApiError> {
         self.post_root("/api/oauth/code", serde_json::to_string(exchange).unwrap_or_default()).await
-    }
-
-    pub async fn refresh(&self, refresh_token: &str) -> Result<TokenSet, ApiError> {
-        let body = RefreshRequest { refresh_token: refresh_token.to_owned() };
-        self.post_root("/api/oauth/refreshtoken", serde_json::to_string(&body).unwrap_or_default()).await
     }
 
     /// Checks a pasted token by asking who owns it.

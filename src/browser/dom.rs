@@ -74,13 +74,19 @@ pub fn card_around(el: &Element) -> Option<Element> {
     el.closest(CARD).ok().flatten()
 }
 
-/// The card after post `uuid`'s in its list, else the one before it.
+/// Where focus goes when post `uuid`'s card leaves: the next card of its
+/// own list (past the replies nested in it), else the one before it (not
+/// one nested in that), else the card it is nested in (the post it
+/// answers, in a thread's tree).
 pub fn neighbour_of(uuid: &str) -> Option<String> {
     let cards = cards();
     let at = cards.iter().position(|el| uuid_of(el).as_deref() == Some(uuid))?;
     let parent = cards[at].parent_element();
-    let sibling = |i: usize| cards.get(i).filter(|c| c.parent_element() == parent).and_then(|c| uuid_of(c));
-    sibling(at + 1).or_else(|| at.checked_sub(1).and_then(sibling))
+    let same_list = |c: &&HtmlElement| c.parent_element() == parent;
+    let next = cards[at + 1..].iter().find(same_list);
+    let before = || cards[..at].iter().rev().find(same_list).cloned().map(Element::from);
+    let around = || parent.as_ref().and_then(card_around);
+    next.cloned().map(Element::from).or_else(before).or_else(around).and_then(|c| uuid_of(&c))
 }
 
 /// Gives `el` focus and leaves the scroll where it is.

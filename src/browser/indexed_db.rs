@@ -1,5 +1,7 @@
 //! The app's IndexedDB, as `index.html` opens it: two stores of one JSON
-//! text per account (`window.perchCopy` and `window.perchOutbox`), whose
+//! text per account (`window.perchCopy` and `window.perchOutbox`), and a
+//! database of each account's last token refresh (`window.perchTokens`,
+//! `api/refresh.rs`), whose
 //! few lines of IndexedDB live in `index.html` so that the current
 //! account's records are read at once, beside the wasm. This module only
 //! calls them; what the texts mean is the store's (`store/copy/`,
@@ -16,6 +18,8 @@ pub enum Db {
     Copies,
     /// The actions waiting to be sent (`store/outbox/`).
     Outbox,
+    /// Each account's last token refresh (`api/refresh.rs`).
+    Tokens,
 }
 
 /// `index.html`'s object for `db`; `None` without IndexedDB.
@@ -23,6 +27,7 @@ pub fn idb(db: Db) -> Option<JsValue> {
     let name = match db {
         Db::Copies => "perchCopy",
         Db::Outbox => "perchOutbox",
+        Db::Tokens => "perchTokens",
     };
     let object = js_sys::Reflect::get(&window(), &name.into()).ok()?;
     object.is_object().then_some(object)

@@ -5,8 +5,9 @@
 //! keyboard shortcuts, the clock relative times follow, the frame painted
 //! before the wasm (`boot`), the service worker's registration
 //! (`service_worker`), the language kept for the next visit
-//! (`kept_language`), a lock shared by tabs (`tab_lock`), and the pace
-//! at which long lists are drawn (`pace`).
+//! (`kept_language`), a lock shared by tabs (`tab_lock`), the pace
+//! at which long lists are drawn (`pace`), and leaving the page after the
+//! work that must end first (`leaving`).
 
 pub mod boot;
 pub mod chunks;
@@ -14,6 +15,7 @@ pub mod clock;
 pub mod dom;
 pub mod indexed_db;
 pub mod kept_language;
+pub mod leaving;
 pub mod marks;
 pub mod navigation;
 pub mod pace;

@@ -35,6 +35,9 @@ pub enum Key {
     /// How many of the account's actions wait in the outbox, and when that
     /// last changed: other tabs read the outbox again (`store/outbox.rs`).
     Outbox { account: String },
+    /// The outboxes the person discarded whose IndexedDB drop may not have
+    /// finished, with when (`store/outbox/kept.rs`).
+    OutboxDiscarded,
     /// "on" when new posts are held 5 s with Undo (`store/outbox.rs`).
     UndoSend,
     /// What the account's activity checks found and keep comparing with
@@ -80,6 +83,7 @@ impl Key {
             },
             Key::Outbox { account } => format!("perch.outbox.{account}"),
             Key::UndoSend => "perch.undo_send".into(),
+            Key::OutboxDiscarded => "perch.outbox.discarded".into(),
             Key::Activity { account } => format!("perch.activity.{account}"),
             Key::Unread { account } => format!("perch.unread.{account}"),
             Key::Mutes { account } => format!("perch.mutes.{account}"),

@@ -65,8 +65,37 @@ fn AccountMenu() -> impl IntoView {
     let opened = RwSignal::new(false);
     let menu = NodeRef::<leptos::html::Details>::new();
     let handle = format!("@{}", user.username);
+    let close = move |focus_summary: bool| {
+        let Some(m) = menu.get_untracked().filter(|m| m.open()) else { return };
+        m.set_open(false);
+        if focus_summary {
+            if let Some(summary) =
+                m.first_element_child().and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+            {
+                let _ = summary.focus();
+            }
+        }
+    };
+    // It closes when a page is chosen in it (or anywhere), on Escape, and
+    // on a click outside it: it never stays open over the next page.
+    let location = leptos_router::hooks::use_location();
+    Effect::new(move |_| {
+        location.pathname.track();
+        location.search.track();
+        close(false);
+    });
+    let outside = window_event_listener(leptos::ev::click, move |ev| {
+        let inside = menu.get_untracked().zip(ev.target()).is_some_and(|(m, t)| {
+            wasm_bindgen::JsCast::dyn_ref::<web_sys::Node>(&t).is_some_and(|t| m.contains(Some(t)))
+        });
+        if !inside {
+            close(false);
+        }
+    });
+    on_cleanup(move || outside.remove());
     view! {
         <details class="account-menu" node_ref=menu
+            on:keydown=move |ev| if ev.key() == "Escape" { close(true) }
             on:toggle=move |_| if menu.get_untracked().is_some_and(|m| m.open()) { opened.set(true) }>
             <summary class:ended=move || session.ended()><span class="handle">{handle}</span></summary>
             {move || opened.get().then(|| {

@@ -34,7 +34,13 @@ pub fn SignOutButton(#[prop(into)] label: Text, #[prop(optional)] all: bool) -> 
     view! {
         <button type="button" on:click=press aria-expanded=move || asking.get().is_some().to_string()>{label}</button>
         {move || asking.get().map(|(drafts, waiting, mutes)| view! {
-            <div class="confirm" role="group" aria-label=t::unsent_drafts()>
+            // Named by what it asks about: drafts, waiting actions, mutes, or several.
+            <div class="confirm" role="group" aria-label=match (drafts > 0, waiting > 0, mutes > 0) {
+                (true, false, false) => t::unsent_drafts(),
+                (false, true, false) => t::sign_out_waiting(),
+                (false, false, true) => t::sign_out_mutes(),
+                _ => t::sign_out_kept(),
+            }>
                 {(drafts > 0).then(|| view! { <p>{t::unsent_drafts_would_go(drafts as u64)}</p> })}
                 {(waiting > 0).then(|| view! { <p>{t::waiting_would_go(waiting as u64)}</p> })}
                 {(mutes > 0).then(|| view! { <p>{t::mutes_would_go(mutes as u64)}</p> })}

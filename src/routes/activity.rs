@@ -83,19 +83,7 @@ fn Activity(me: User) -> impl IntoView {
     let mutes = crate::store::mutes::use_mutes();
     let items = Memo::new(move |_| {
         let muted = mutes.map(|m| m.get()).unwrap_or_default();
-        kept.with(|k| {
-            k.items
-                .iter()
-                .filter_map(|item| match item {
-                    Item::Reply { reply: p, .. } | Item::Mention { post: p, .. } if muted.hides(p).is_some() => None,
-                    Item::Followed { noticed_ms, users } => {
-                        let users: Vec<User> = users.iter().filter(|u| !muted.mutes_person(&u.uuid)).cloned().collect();
-                        (!users.is_empty()).then_some(Item::Followed { noticed_ms: *noticed_ms, users })
-                    }
-                    other => Some(other.clone()),
-                })
-                .collect::<Vec<_>>()
-        })
+        kept.with(|k| activity::shown(&k.items, &muted))
     });
     view! {
         <p class="intro">{t::activity_intro()}</p>

@@ -46,6 +46,7 @@ pub fn Shell(
     // An account that ends here leaves nothing in Web Storage: its
     // relations, reading position, and its drafts unless they are kept.
     session.when_account_ends(crate::browser::web_storage::forget_account);
+    session.when_account_ends(|account, _| crate::api::refresh::forget(account));
     let api = crate::api::Api::new(&config, session);
     provide_context(api.clone());
     provide_context(session);

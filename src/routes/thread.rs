@@ -137,13 +137,17 @@ lazy! { pages, fn thread_page() {
         let store = store.clone();
         move |_| store.post(&uuid.get()).is_some()
     });
-    let not_found =
-        move || error.with(|e| e.as_ref().is_some_and(ApiError::is_not_found)) || store.is_deleted(&uuid.get());
+    // A memo: a deletion of any other post (a reply in the tree) changes
+    // the set `is_deleted` reads, and must not draw the page again (the
+    // focus a deleted reply hands on would be lost with it).
+    let not_found = Memo::new(move |_| {
+        error.with(|e| e.as_ref().is_some_and(ApiError::is_not_found)) || store.is_deleted(&uuid.get())
+    });
 
     view! {
         <Title text=move || t::title_page(heading.get()).get()/>
         <main id="main" class="page thread">
-            {move || if not_found() {
+            {move || if not_found.get() {
                 view! {
                     <PageHeading text=t::post_not_found()/>
                     <p>{t::error_not_found()}</p>

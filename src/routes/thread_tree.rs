@@ -112,9 +112,11 @@ pub fn Branch(uuid: String, level: u8) -> impl IntoView {
         move |_| tree.toggle(&store, &uuid)
     };
     let controls = format!("replies-of-{uuid}");
+    // Drawn again only when replies come or go to none: a reply deleted or
+    // added keeps the level drawn (and focus on its cards) as it is.
+    let any = Memo::new(move |_| count.get() > 0);
     (move || {
-        let n = count.get();
-        if n == 0 {
+        if !any.get() {
             return ().into_any();
         }
         if level >= DEEPEST {
@@ -126,7 +128,7 @@ pub fn Branch(uuid: String, level: u8) -> impl IntoView {
         view! {
             <button type="button" class="branch-toggle link-button" aria-expanded=move || expanded.get().to_string()
                 aria-controls=controls.clone() on:click=toggle>
-                {move || if expanded.get() { t::hide_replies().get() } else { t::replies_count(n).get() }}
+                {move || if expanded.get() { t::hide_replies().get() } else { t::replies_count(count.get()).get() }}
             </button>
             {move || expanded.get().then(|| view! { <Level parent=uuid.clone() level=level + 1/> })}
         }

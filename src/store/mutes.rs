@@ -157,6 +157,12 @@ impl Mutes {
     /// when another tab changes them.
     pub fn provide(session: Session) -> Self {
         let mutes = Mutes { muted: RwSignal::new(Muted::default()), session };
+        // Read for whoever is signed in, now and after a sign-in in this
+        // tab (mutes kept at a sign-out come back with the account).
+        Effect::new(move |_| {
+            session.user();
+            mutes.read();
+        });
         mutes.read();
         web_storage::on_change_elsewhere(move |name, _| {
             if name.starts_with("perch.mutes.") {
@@ -214,9 +220,14 @@ pub fn use_mutes() -> Option<Mutes> {
     use_context::<Mutes>()
 }
 
+/// What `account` mutes, as kept here.
+pub fn kept_for(account: &str) -> Muted {
+    web_storage::get_json::<Muted>(&Key::Mutes { account: account.to_owned() }).unwrap_or_default()
+}
+
 /// How many mutes `account` keeps here (for the sign-out question).
 pub fn count(account: &str) -> usize {
-    web_storage::get_json::<Muted>(&Key::Mutes { account: account.to_owned() }).map_or(0, |m| m.count())
+    kept_for(account).count()
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod check;
 pub mod compare;
 mod watch;
 
+use crate::store::mutes::Muted;
 pub use compare::{Item, Kept};
 pub use watch::watch;
 
@@ -42,8 +43,40 @@ pub fn kept(account: &str) -> Kept {
 /// when the account is no longer signed in here).
 pub fn save(account: &str, kept: &Kept) {
     if web_storage::set_json(&Key::Activity { account: account.to_owned() }, kept) {
-        web_storage::set(&Key::Unread { account: account.to_owned() }, &kept.unread().to_string());
+        recount(account, kept, &crate::store::mutes::kept_for(account));
     }
+}
+
+/// The activities as the page shows them: muted people's and muted words'
+/// replies and mentions left out, muted followers left out of their item
+/// (an item of muted followers only is left out whole).
+pub fn shown(items: &[Item], muted: &Muted) -> Vec<Item> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Reply { reply: p, .. } | Item::Mention { post: p, .. } if muted.hides(p).is_some() => None,
+            Item::Followed { noticed_ms, users } => {
+                let users: Vec<_> = users.iter().filter(|u| !muted.mutes_person(&u.uuid)).cloned().collect();
+                (!users.is_empty()).then_some(Item::Followed { noticed_ms: *noticed_ms, users })
+            }
+            other => Some(other.clone()),
+        })
+        .collect()
+}
+
+/// How many of the activities the page shows are unread: a count counts
+/// only what the page shows.
+pub fn unread_shown(kept: &Kept, muted: &Muted) -> u32 {
+    shown(&kept.items, muted).iter().filter(|i| i.noticed_ms() > kept.opened_ms).count() as u32
+}
+
+/// Sets `account`'s unread count from `kept` and `muted`, when it says
+/// otherwise (after a check, a visit to the page, or a change of mutes).
+/// `true` when it changed.
+pub fn recount(account: &str, kept: &Kept, muted: &Muted) -> bool {
+    let key = Key::Unread { account: account.to_owned() };
+    let count = unread_shown(kept, muted).to_string();
+    web_storage::get(&key).as_deref() != Some(count.as_str()) && web_storage::set(&key, &count)
 }
 
 /// The page was opened (or is on screen as activities arrive): all read.
@@ -53,7 +86,7 @@ pub fn save(account: &str, kept: &Kept) {
 pub fn mark_read(account: &str) -> (Kept, i64, bool) {
     let mut kept = kept(account);
     let before = kept.opened_ms;
-    let changed = kept.unread() > 0;
+    let changed = unread_shown(&kept, &crate::store::mutes::kept_for(account)) > 0;
     if changed || kept.opened_ms == 0 {
         kept.opened_ms = js_sys::Date::now() as i64;
         save(account, &kept);
@@ -94,4 +127,43 @@ impl Unread {
 
 pub fn use_unread() -> Option<Unread> {
     use_context::<Unread>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::mutes::MutedPerson;
+    use perch_model::{Post, User};
+
+    fn by(author: &str, text: &str) -> Post {
+        Post {
+            uuid: format!("{author}-{text}"),
+            author: User { uuid: author.into(), ..User::default() },
+            content: text.into(),
+            ..Post::default()
+        }
+    }
+
+    #[test]
+    fn the_unread_count_counts_only_what_the_page_shows() {
+        let items = vec![
+            Item::Reply { noticed_ms: 20, reply: by("muted", "hello") },
+            Item::Reply { noticed_ms: 20, reply: by("kept", "hi") },
+            Item::Mention { noticed_ms: 20, post: by("kept", "about spoilers") },
+            Item::Followed { noticed_ms: 20, users: vec![User { uuid: "muted".into(), ..User::default() }] },
+            Item::Liked { noticed_ms: 5, post: "p".into(), excerpt: String::new(), more: 1 },
+        ];
+        let kept = Kept { items, opened_ms: 10, ..Kept::default() };
+        assert_eq!(unread_shown(&kept, &Muted::default()), 4, "nothing muted: every new item");
+        let muted = Muted {
+            people: vec![MutedPerson { uuid: "muted".into(), username: "m".into() }],
+            words: vec!["spoilers".into()],
+        };
+        assert_eq!(
+            unread_shown(&kept, &muted),
+            1,
+            "the muted person's reply and follow, and the muted word, leave the count"
+        );
+        assert_eq!(shown(&kept.items, &muted).len(), 2, "and the page: the kept reply and the old like");
+    }
 }

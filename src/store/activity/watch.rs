@@ -20,6 +20,20 @@ pub fn watch(store: Store, every_s: u32) {
     let every = i64::from(every_s.max(5)) * 1_000;
     let alive = StoredValue::new(());
     let unread = use_unread();
+    // A count counts only what the page shows: a change of mutes, here or
+    // in another tab, counts again.
+    if let Some(mutes) = crate::store::mutes::use_mutes() {
+        let session = store.session;
+        Effect::new(move |_| {
+            let muted = mutes.get();
+            let Some(me) = session.signed_untracked().map(|s| s.user.uuid) else { return };
+            if super::recount(&me, &kept(&me), &muted) {
+                if let Some(unread) = unread {
+                    unread.changed();
+                }
+            }
+        });
+    }
     leptos::task::spawn_local(async move {
         let mut failures = 0;
         let mut wait = 0;

@@ -1,10 +1,17 @@
 //! The outbox as it is kept: one JSON text per account in IndexedDB
 //! (`browser/indexed_db.rs`), `[version, account, [[key, action, made,
 //! tried, tries, after, refused], …]]`, each action a tuple too (a smaller
-//! reader than an enum of structs), and its count in Web Storage
-//! (`perch.outbox.<uuid>`), written before IndexedDB and removed after:
-//! without it, what IndexedDB holds is treated as discarded. Another
-//! version, another account or an unknown action is not read.
+//! reader than an enum of structs). Another version, another account or
+//! an unknown action is not read.
+//!
+//! What IndexedDB holds is the truth (issue 45). Its count in Web Storage
+//! (`perch.outbox.<uuid>`) is a hint: other tabs hear of a change through
+//! it and the sign-out question reads it. A count that lags (another tab,
+//! a failed write, storage the browser evicted) is set again from
+//! IndexedDB ([`repair_count`]), never the other way round. The outbox is
+//! dropped only when the person discarded it ([`forget`]): the discard is
+//! marked in Web Storage (`perch.outbox.discarded`) until IndexedDB's drop
+//! is done, so a drop cut off by the reload is finished at the next start.
 
 use super::{now_ms, Action, Refusal, Waiting, VERSION, WAITING_KEPT};
 use crate::browser::indexed_db::{call, read_at_start, Db};
@@ -89,9 +96,6 @@ pub fn parse(me: &str, account: &str, text: &str) -> Option<Vec<Waiting>> {
 
 /// The outbox IndexedDB holds for `me` now; `None` when it cannot be read.
 pub(super) async fn load(me: &str) -> Option<Vec<Waiting>> {
-    if count(me) == 0 {
-        return Some(Vec::new());
-    }
     let text = call(Db::Outbox, "get", &[me.into()]).await.ok()?;
     match text.as_string() {
         Some(text) => Some(parse(me, me, &text).unwrap_or_default()),
@@ -102,28 +106,45 @@ pub(super) async fn load(me: &str) -> Option<Vec<Waiting>> {
 /// Keeps `waiting` as `me`'s outbox, where it was `before`. Answers
 /// whether it is on disk now: the write's transaction completed. A write
 /// refused (storage full, the account signed out meanwhile) leaves what
-/// was kept, count included, as it was.
+/// was kept as it was.
 pub(super) async fn save(me: &str, waiting: &[Waiting], before: usize) -> bool {
-    let text = serde_json::to_string(&(VERSION, me, waiting)).unwrap_or_default();
-    // The count is written first and removed last: without it, what
-    // IndexedDB holds was discarded at a sign-out and is not read again.
-    // Other tabs hear of the change; the sign-out question reads the count.
-    let key = Key::Outbox { account: me.to_owned() };
-    if waiting.is_empty() {
-        let _ = call(Db::Outbox, "drop", &[me.into()]).await;
-        web_storage::remove(&key);
-        return true;
-    }
-    if !web_storage::set(&key, &format!("{} {}", waiting.len(), now_ms())) {
+    // Nothing is written for an account signed out here meanwhile.
+    if !web_storage::signed_in_here(me) {
         return false;
     }
+    let text = serde_json::to_string(&(VERSION, me, waiting)).unwrap_or_default();
+    if waiting.is_empty() {
+        let dropped = call(Db::Outbox, "drop", &[me.into()]).await.is_ok();
+        if dropped {
+            set_count(me, 0);
+        }
+        return dropped;
+    }
+    // The hint first (other tabs hear of the change), then the truth; a
+    // hint that cannot be written (Web Storage full) does not stop it.
+    set_count(me, waiting.len());
     let kept = call(Db::Outbox, "put", &[me.into(), JsValue::from_str(&text)]).await.is_ok();
-    if !kept && before == 0 {
-        web_storage::remove(&key);
-    } else if !kept {
-        web_storage::set(&key, &format!("{before} {}", now_ms()));
+    if !kept {
+        set_count(me, before);
     }
     kept
+}
+
+/// Sets the hint: `n` actions wait for `account`.
+fn set_count(account: &str, n: usize) {
+    let key = Key::Outbox { account: account.to_owned() };
+    if n == 0 {
+        web_storage::remove(&key);
+    } else {
+        web_storage::set(&key, &format!("{n} {}", now_ms()));
+    }
+}
+
+/// Sets the hint from what IndexedDB holds, when it says otherwise.
+pub(super) fn repair_count(account: &str, holds: usize) {
+    if count(account) != holds {
+        set_count(account, holds);
+    }
 }
 
 /// How many actions `account` has waiting, as the last change left them.
@@ -133,11 +154,51 @@ pub fn count(account: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// Drops `account`'s outbox (sign-out, when the person said so).
+/// Drops `account`'s outbox: the person discarded it (sign-out, when they
+/// said so). Marked first, dropped, then unmarked, before the page is left
+/// (`browser/leaving.rs`); a mark still there at a start finishes the drop
+/// ([`discarded_at`]).
 pub fn forget(account: &str) {
+    mark_discarded(account, Some(now_ms()));
     web_storage::remove(&Key::Outbox { account: account.to_owned() });
-    let account = JsValue::from_str(account);
-    wasm_bindgen_futures::spawn_local(async move {
-        let _ = call(Db::Outbox, "drop", &[account]).await;
+    let account = account.to_owned();
+    crate::browser::leaving::finish_first(async move {
+        if call(Db::Outbox, "drop", &[account.as_str().into()]).await.is_ok() {
+            mark_discarded(&account, None);
+        }
     });
+}
+
+/// The discards whose drop may not have finished, kept as `uuid:ms` words
+/// (a plain text: no JSON reader for it in the main module).
+fn discards() -> Vec<(String, i64)> {
+    let kept = web_storage::get(&Key::OutboxDiscarded).unwrap_or_default();
+    kept.split(' ')
+        .filter_map(|w| w.split_once(':').and_then(|(a, at)| Some((a.to_owned(), at.parse().ok()?))))
+        .collect()
+}
+
+/// Marks `account`'s outbox discarded at `at`, or (`None`) its drop done.
+fn mark_discarded(account: &str, at: Option<i64>) {
+    let mut all = discards();
+    all.retain(|(a, _)| a != account);
+    all.extend(at.map(|at| (account.to_owned(), at)));
+    all.truncate(20);
+    let text: Vec<String> = all.iter().map(|(a, at)| format!("{a}:{at}")).collect();
+    if text.is_empty() {
+        web_storage::remove(&Key::OutboxDiscarded);
+    } else {
+        web_storage::set(&Key::OutboxDiscarded, &text.join(" "));
+    }
+}
+
+/// When the person discarded `account`'s outbox, if its drop may not have
+/// finished: what was made before then goes, what was made after stays.
+pub(super) fn discarded_at(account: &str) -> Option<i64> {
+    discards().into_iter().find(|(a, _)| a == account).map(|(_, at)| at)
+}
+
+/// The discard of `account`'s outbox is finished.
+pub(super) fn discard_done(account: &str) {
+    mark_discarded(account, None);
 }

@@ -215,15 +215,17 @@ impl Store {
     /// likes and follows show their new state, edits their new text; then
     /// the outbox is sent, and kept following other tabs.
     pub fn start_outbox(&self, kept: Option<(String, String)>) {
+        // What IndexedDB held at start is shown at once, unless a discard
+        // of it was not finished; then it is read again under the lock,
+        // the discard finished and the count set from it (`kept.rs`).
         if let Some(me) = self.me() {
-            if count(&me) == 0 {
-                // Discarded at a sign-out whose drop may not have finished.
-                if kept.is_some() {
-                    forget(&me);
+            if kept::discarded_at(&me).is_none() {
+                if let Some(waiting) = kept.and_then(|(account, text)| parse(&me, &account, &text)) {
+                    self.outbox_now(waiting, false);
                 }
-            } else if let Some(waiting) = kept.and_then(|(account, text)| parse(&me, &account, &text)) {
-                self.outbox_now(waiting, false);
             }
+            let store = self.clone();
+            leptos::task::spawn_local(async move { store.read_outbox_again().await });
         }
         // Signed in during the visit: that account's outbox is read. Signed
         // in again after a 401 stopped it: it is sent.
@@ -268,8 +270,25 @@ impl Store {
     /// changing it (a change announced is then written whole), and sends it.
     async fn read_outbox_again(&self) {
         let Some(me) = self.me() else { return };
-        if let Some(waiting) = crate::browser::tab_lock::exclusive(CHANGE_LOCK, load(&me)).await {
-            self.outbox_now(waiting, true);
+        let read = crate::browser::tab_lock::exclusive(CHANGE_LOCK, async {
+            let mut waiting = load(&me).await?;
+            // A discard cut off by a reload: what was made before it goes.
+            if let Some(at) = kept::discarded_at(&me) {
+                let before = waiting.len();
+                waiting.retain(|w| w.made > at);
+                if waiting.len() != before && !kept::save(&me, &waiting, before).await {
+                    return None;
+                }
+                kept::discard_done(&me);
+            }
+            kept::repair_count(&me, waiting.len());
+            Some(waiting)
+        })
+        .await;
+        if let Some(waiting) = read {
+            if self.outbox.with_untracked(|now| *now != waiting) {
+                self.outbox_now(waiting, true);
+            }
             self.send_waiting(false);
         }
     }

@@ -1,0 +1,152 @@
+// What IndexedDB holds is the outbox (issue 45, point 3): the count beside it
+// in Web Storage is a hint, repaired toward IndexedDB in every way the two
+// can disagree, and the outbox is dropped only when the person discarded it.
+// Each test signs in a new account of its own.
+import { test, expect } from './fixtures';
+import { api, kept, newAccount, signInWithToken, token } from './helpers';
+import type { BrowserContext, Page } from '@playwright/test';
+
+const waitingCount = (page: Page) => page.locator('header.site-header .waiting-count');
+const waitingCard = (page: Page, text: string) => page.locator('article.post.waiting', { hasText: text });
+const countKey = (page: Page, uuid: string) => page.evaluate((u) => localStorage.getItem(`perch.outbox.${u}`), uuid);
+
+/** Posts `text` from the composer while the server cannot take it: it waits. */
+async function postWaiting(page: Page, text: string) {
+  await page.getByLabel('Post text').fill(text);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(waitingCard(page, text)).toBeVisible();
+}
+
+/** The texts of the account's posts on the server. */
+async function onServer(page: Page, user: string, uuid: string): Promise<string[]> {
+  return (await api(page, token(user), `/user/${uuid}/posts/1`)).posts.map((p: any) => p.content);
+}
+
+/** New posts get no answer (the connection is refused) until `open` is called. */
+async function refusePosts(context: BrowserContext) {
+  await context.route('**/api/v1/post', (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue()));
+  return async () => {
+    await context.unroute('**/api/v1/post');
+  };
+}
+
+test('a count that lags IndexedDB (removed, evicted, too high, or never written) loses nothing and is set again from IndexedDB', async ({ page, context }) => {
+  const me = newAccount('ob');
+  const uuid = (await api(page, token(me), '/user')).uuid;
+  const stamp = Date.now();
+  const texts = [`first waiting ${stamp}`, `second waiting ${stamp}`, `third waiting ${stamp}`];
+  await signInWithToken(page, me);
+  const open = await refusePosts(context);
+  await postWaiting(page, texts[0]);
+  await postWaiting(page, texts[1]);
+  await expect(waitingCount(page)).toHaveText('2 waiting');
+  expect((await kept(page, 'outbox'))[uuid][2]).toHaveLength(2);
+
+  // The count gone (another tab's lagging word, storage the browser evicted):
+  // before, an outbox without its count was taken as discarded and dropped.
+  await page.evaluate((u) => localStorage.removeItem(`perch.outbox.${u}`), uuid);
+  await page.reload();
+  await expect(waitingCount(page)).toHaveText('2 waiting');
+  for (const text of texts.slice(0, 2)) await expect(waitingCard(page, text)).toBeVisible();
+  await expect.poll(() => countKey(page, uuid)).toMatch(/^2 /);
+  expect((await kept(page, 'outbox'))[uuid][2]).toHaveLength(2);
+
+  // A count too high: IndexedDB says two.
+  await page.evaluate((u) => localStorage.setItem(`perch.outbox.${u}`, '5 0'), uuid);
+  await page.reload();
+  await expect(waitingCount(page)).toHaveText('2 waiting');
+  await expect.poll(() => countKey(page, uuid)).toMatch(/^2 /);
+
+  // A count that cannot be written (Web Storage full): the action is kept
+  // in IndexedDB all the same, and the count follows at the next start.
+  await page.evaluate(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (key.startsWith('perch.outbox.')) throw new DOMException('full', 'QuotaExceededError');
+      return set.call(this, key, value);
+    };
+  });
+  await postWaiting(page, texts[2]);
+  expect(JSON.stringify((await kept(page, 'outbox'))[uuid])).toContain(texts[2]);
+  await page.reload();
+  await expect(waitingCount(page)).toHaveText('3 waiting');
+  await expect.poll(() => countKey(page, uuid)).toMatch(/^3 /);
+
+  // Back: each is sent once, in order.
+  await open();
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(waitingCount(page)).toHaveCount(0);
+  const sent = await onServer(page, me, uuid);
+  for (const text of texts) expect(sent.filter((c) => c === text), text).toHaveLength(1);
+  await expect.poll(() => countKey(page, uuid)).toBeNull();
+});
+
+test('a count with nothing in IndexedDB is dropped, and a discard the reload cut off is finished at the next start', async ({ page, context }) => {
+  const me = newAccount('od');
+  const uuid = (await api(page, token(me), '/user')).uuid;
+  const stamp = Date.now();
+  await signInWithToken(page, me);
+  const open = await refusePosts(context);
+  const discarded = `made before the discard ${stamp}`;
+  const later = `made after the discard ${stamp}`;
+  await postWaiting(page, discarded);
+  await postWaiting(page, later);
+  const [first, second] = (await kept(page, 'outbox'))[uuid][2];
+
+  // The person discarded the outbox at a moment between the two (the
+  // sign-out's drop cut off): what was made before it goes, not what came after.
+  const between = Math.floor((first[2] + second[2]) / 2);
+  expect(second[2]).toBeGreaterThan(first[2]);
+  await page.evaluate(([u, at]) => localStorage.setItem('perch.outbox.discarded', `${u}:${at}`), [uuid, between] as const);
+  await page.reload();
+  await expect(waitingCount(page)).toHaveText('1 waiting');
+  await expect(waitingCard(page, later)).toBeVisible();
+  await expect(waitingCard(page, discarded)).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('perch.outbox.discarded'))).toBeNull();
+  expect(JSON.stringify((await kept(page, 'outbox'))[uuid])).not.toContain(discarded);
+
+  // A count with no outbox kept: nothing waits, and the count goes.
+  await page.evaluate((u) => new Promise<void>((done) => {
+    const r = indexedDB.open('perch');
+    r.onsuccess = () => { const t = r.result.transaction('outbox', 'readwrite'); t.objectStore('outbox').delete(u); t.oncomplete = () => { r.result.close(); done(); }; };
+  }), uuid);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect.poll(() => countKey(page, uuid)).toBeNull();
+  await expect(waitingCount(page)).toHaveCount(0);
+
+  await open();
+  await page.getByLabel('Post text').fill(`sent at once ${stamp}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect.poll(async () => (await onServer(page, me, uuid)).filter((c) => c === `sent at once ${stamp}`).length).toBe(1);
+  expect(await onServer(page, me, uuid)).not.toContain(discarded);
+});
+
+test('signing out with Discard drops the outbox before the page is left; Keep leaves it for the next sign-in', async ({ page, context }) => {
+  const me = newAccount('os');
+  const uuid = (await api(page, token(me), '/user')).uuid;
+  const stamp = Date.now();
+  await signInWithToken(page, me);
+  const open = await refusePosts(context);
+  await postWaiting(page, `kept over a sign-out ${stamp}`);
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
+  await page.getByRole('group', { name: 'Actions waiting to be sent' }).getByRole('button', { name: 'Keep them for the next sign-in' }).click();
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  expect(JSON.stringify((await kept(page, 'outbox'))[uuid])).toContain(`kept over a sign-out ${stamp}`);
+
+  await signInWithToken(page, me);
+  await expect(waitingCard(page, `kept over a sign-out ${stamp}`)).toBeVisible();
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
+  await page.getByRole('group', { name: 'Actions waiting to be sent' }).getByRole('button', { name: 'Discard them' }).click();
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  // Dropped before the reload, and nothing of the account left to mark it.
+  expect(Object.keys(await kept(page, 'outbox'))).not.toContain(uuid);
+  expect(await page.evaluate(() => localStorage.getItem('perch.outbox.discarded'))).toBeNull();
+  await open();
+  await signInWithToken(page, me);
+  await expect(waitingCount(page)).toHaveCount(0);
+  expect(await onServer(page, me, uuid)).not.toContain(`kept over a sign-out ${stamp}`);
+});
