@@ -18,8 +18,10 @@ import gzip, json, os, re, subprocess, sys
 # closer than that would fail a build that did not grow. Raised for
 # Activity (issue 34), muting, settings and reply trees (issue 35): what
 # they put in the main module, and the chunks their split modules add
-# (docs/size.md, "Activity", "Muting and settings", "Reply trees").
-LIMITS = {'signin': 281_600, 'home': 376_500, 'thread': 407_300, 'profile': 407_300, 'activity': 330_600}
+# (docs/size.md, "Activity", "Muting and settings", "Reply trees"); and
+# for issue 45's refresh across tabs, the outbox's truth and the account
+# menu's closing, all in the main module (docs/size.md, "Issue 45").
+LIMITS = {'signin': 286_200, 'home': 380_700, 'thread': 411_900, 'profile': 411_900, 'activity': 335_200}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.
