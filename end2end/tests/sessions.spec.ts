@@ -141,7 +141,20 @@ test('a tab closed in the middle of its refresh is taken over by the tab that wa
   await expect.poll(async () => (await session(page)).token).not.toBe(before.token);
   const now = await session(page);
   await expectStatus(page, now.token, '/user', 200);
-  expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
+  // The refresh was kept for the other tabs in IndexedDB; a sign-out takes it.
+  const refreshed = () => page.evaluate((u) => new Promise<unknown>((done) => {
+    const r = indexedDB.open('perch-tokens');
+    r.onsuccess = () => {
+      if (!r.result.objectStoreNames.contains('refreshed')) return done(null);
+      const get = r.result.transaction('refreshed').objectStore('refreshed').get(u);
+      get.onsuccess = () => { r.result.close(); done(get.result ?? null); };
+    };
+  }), now.user.uuid);
+  expect(String(await refreshed())).toContain(now.refresh_token);
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect(await refreshed()).toBeNull();
 });
 
 test('tabs share one session: a refresh, a sign-out and another account show up in the other tab', async ({ page, context }) => {

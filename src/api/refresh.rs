@@ -123,10 +123,11 @@ async fn keep_refresh(account: &str, from: &str, answer: &str) {
     let _ = call(Db::Tokens, "put", &[account.into(), JsValue::from_str(&text)]).await;
 }
 
-/// Forgets `account`'s last refresh (its sign-out here).
+/// Forgets `account`'s last refresh (its sign-out here), before the page
+/// is left (`browser/leaving.rs`): no token of a signed-out account stays.
 pub fn forget(account: &str) {
     let account = JsValue::from_str(account);
-    wasm_bindgen_futures::spawn_local(async move {
+    crate::browser::leaving::finish_first(async move {
         let _ = call(Db::Tokens, "drop", &[account]).await;
     });
 }
