@@ -366,14 +366,21 @@ impl Api {
     }
 
     async fn post_root<T: DeserializeOwned>(&self, path: &str, body: String) -> Result<T, ApiError> {
-        parse(&self.post_root_text(path, body).await?)
+        parse(&self.post_root_text(path, body, None).await?)
     }
 
-    async fn post_root_text(&self, path: &str, body: String) -> Result<String, ApiError> {
+    /// A POST to the server's root (the OAuth calls), its answer's text;
+    /// `abort` cuts it off (the refresh's time limit).
+    async fn post_root_text(
+        &self,
+        path: &str,
+        body: String,
+        abort: Option<&web_sys::AbortSignal>,
+    ) -> Result<String, ApiError> {
         let res = http::send(
             "POST",
             &format!("{}{path}", self.root),
-            http::Extra { body: Some(&body), ..Default::default() },
+            http::Extra { body: Some(&body), abort, ..Default::default() },
         )
         .await
         .map_err(ApiError::Network)?;

@@ -82,24 +82,14 @@ impl Api {
     }
 
     /// Trades `refresh_token` for a new pair (the server retires it), giving
-    /// up after [`ANSWER_MS`] without an answer.
-    pub async fn refresh(&self, refresh_token: &str) -> Result<TokenSet, ApiError> {
-        parse(&self.refresh_text(refresh_token).await?)
-    }
-
-    /// [`Api::refresh`]'s answer as the server wrote it.
+    /// up after [`ANSWER_MS`] without an answer; the answer as the server
+    /// wrote it.
     async fn refresh_text(&self, refresh_token: &str) -> Result<String, ApiError> {
         let body =
             serde_json::to_string(&RefreshRequest { refresh_token: refresh_token.to_owned() }).unwrap_or_default();
-        let signal = crate::browser::tab_lock::timeout_signal(ANSWER_MS).map(wasm_bindgen::JsCast::unchecked_into);
-        let url = format!("{}/api/oauth/refreshtoken", self.root);
-        let extra = super::http::Extra { body: Some(&body), abort: signal.as_ref(), ..Default::default() };
-        let res = super::http::send("POST", &url, extra).await.map_err(ApiError::Network)?;
-        if res.ok() {
-            Ok(res.text)
-        } else {
-            Err(super::error_from(res))
-        }
+        let signal: Option<web_sys::AbortSignal> =
+            crate::browser::tab_lock::timeout_signal(ANSWER_MS).map(wasm_bindgen::JsCast::unchecked_into);
+        self.post_root_text("/api/oauth/refreshtoken", body, signal.as_ref()).await
     }
 }
 
