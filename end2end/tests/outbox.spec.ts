@@ -162,8 +162,13 @@ test('two tabs back online together send each waiting action once', async ({ pag
   const other = await context.newPage();
   await other.goto('/');
   await expect(other.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  // What reached the server: a try made before the tab heard it was offline
+  // fails in the browser (net::ERR_INTERNET_DISCONNECTED) and sends nothing.
   const posts: string[] = [];
-  context.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/post')) posts.push(r.headers()['idempotency-key']); });
+  context.on('response', (r) => {
+    const q = r.request();
+    if (q.method() === 'POST' && q.url().endsWith('/api/v1/post')) posts.push(q.headers()['idempotency-key']);
+  });
   await context.setOffline(true);
   await page.getByLabel('Post text').fill(`from the first tab ${stamp}`);
   await page.getByRole('button', { name: 'Post', exact: true }).click();

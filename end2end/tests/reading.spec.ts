@@ -208,6 +208,8 @@ test('signed out, a page says to sign in to read it, and signing in comes back t
   // Through the server's sign-in page, from the header's Sign in link.
   await page.locator('.account-menu summary').click();
   await page.locator('.account-panel').getByRole('button', { name: 'Sign out' }).click();
+  // The sign-out ends in a reload: a navigation started before it would be cut off.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
   await page.goto('/user/@sam/followers');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
