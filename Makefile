@@ -14,9 +14,17 @@ run: setup app
 	cargo build --profile server -p perch-server
 	./target/server/perch-server serve --db data/perch.db --addr $(ADDR) --static dist --demo --live
 
-test: setup
-	$(MAKE) --no-print-directory test-lint test-native test-openapi test-wasm app test-size test-e2e
-	@echo "make test: every suite passed"
+# Each step's time is printed as it ends, and all of them at the end: the
+# figures of docs/testing.md ("The test command's time") come from there.
+TEST_STEPS := setup test-lint test-native test-openapi test-wasm app test-size test-e2e
+test:
+	@took=""; for step in $(TEST_STEPS); do \
+	  start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$step; \
+	  took="$$took $$step=$$(( $$(date +%s) - start ))s"; \
+	  echo "make test: $$step took $$(( $$(date +%s) - start )) s"; \
+	done; \
+	echo "make test: every suite passed (seconds per step:$$took)"
 
 setup:
 	./scripts/setup.sh

@@ -12,6 +12,23 @@ TRUNK_VERSION=0.22.1
 DEBIAN_PACKAGES=(chromium chromium-driver brotli)
 
 step() { printf '\n==> %s\n' "$*"; }
+
+# The two tools compiled from crates.io (wasm-bindgen-cli, trunk) are build
+# tools, run on a few files: what matters is how long they take to compile
+# on a new 2-core machine, not how fast they run. trunk's own release profile
+# asks for fat LTO in one codegen unit, most of its 20 minutes; these
+# overrides (cargo's config outranks a package's profile) build both with
+# thin local optimisation in parallel units, in one target folder, so the
+# crates they share compile once. Figures: docs/testing.md, "Setup".
+tool_install() {
+  CARGO_PROFILE_RELEASE_LTO=off \
+  CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+  CARGO_PROFILE_RELEASE_DEBUG=0 \
+  CARGO_PROFILE_RELEASE_INCREMENTAL=false \
+  CARGO_TARGET_DIR="$PWD/target/tools" \
+    cargo install "$@"
+}
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # 1. The WebAssembly target of the machine's Rust toolchain.
@@ -58,14 +75,14 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ] \
   || [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $wbg_version" ]; then
   step "Building wasm-bindgen-cli $wbg_version from crates.io (about 5 minutes on 2 cores, once)"
   # Not --locked: its lock file pins a crate version the registry no longer has.
-  cargo install wasm-bindgen-cli --version "$wbg_version" --no-default-features --force
+  tool_install wasm-bindgen-cli --version "$wbg_version" --no-default-features --force
 fi
 
 # 4. trunk, pinned. --ignore-rust-version: its manifest asks for an older rustc
 #    than it builds with.
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   step "Building trunk $TRUNK_VERSION from crates.io (about 20 minutes on 2 cores, once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --no-default-features --features rustls --force
+  tool_install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --no-default-features --features rustls --force
 fi
 
 # 5. Node packages from the lock file: Playwright, axe-core, and binaryen's
