@@ -150,3 +150,38 @@ test('signing out with Discard drops the outbox before the page is left; Keep le
   await expect(waitingCount(page)).toHaveCount(0);
   expect(await onServer(page, me, uuid)).not.toContain(`kept over a sign-out ${stamp}`);
 });
+
+test('the offline bar never covers the sign-out question at the foot of the account menu, narrow or wide', async ({ page, context }) => {
+  const me = newAccount('ob');
+  await signInWithToken(page, me);
+  // The server stops taking posts: the bar says it cannot be reached (the
+  // page's own files still load, as the account menu's panel must).
+  await refusePosts(context);
+  await postWaiting(page, `waiting under the bar ${Date.now()}`);
+  await expect(page.locator('.offline-notice')).toContainText('The server cannot be reached');
+  for (const width of [320, 1280]) {
+    await page.setViewportSize({ width, height: 720 });
+    await page.locator('.account-menu summary').click();
+    await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
+    const question = page.getByRole('group', { name: 'Actions waiting to be sent' });
+    // The screen ends just below the question, where the bar is: as on a
+    // phone whose screen ends there.
+    const foot = await question.evaluate((q) => q.getBoundingClientRect().bottom + scrollY);
+    await page.setViewportSize({ width, height: Math.ceil(foot) + 8 });
+    await page.evaluate(() => scrollTo(0, 0));
+    for (const name of ['Keep them for the next sign-in', 'Discard them', 'Cancel']) {
+      const button = question.getByRole('button', { name });
+      await button.scrollIntoViewIfNeeded();
+      // What a tap at the button's middle reaches: the button, not the bar.
+      const reached = await button.evaluate((b) => {
+        const r = b.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === b || b.contains(hit) ? 'the button' : `${hit?.tagName}.${hit?.className}`;
+      });
+      expect(reached, `${name} at ${width} px`).toBe('the button');
+    }
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.account-menu summary').press('Escape');
+    await expect(page.locator('.account-panel')).toBeHidden();
+  }
+});

@@ -5,7 +5,7 @@
 //! types shows up in the other (the composer follows storage events). Plain
 //! Rust over a small key-value trait, so the rules are tested natively.
 
-use crate::browser::web_storage::{DraftContext, Key};
+use crate::browser::web_storage::{DraftContext, Key, SENT_DRAFT as SENT};
 
 /// Where drafts are kept: `localStorage` in the browser.
 pub trait KeyValue {
@@ -33,7 +33,22 @@ impl<S: KeyValue> Draft<S> {
 
     /// The text to start with: what was left here before, or nothing.
     pub fn restore(&self) -> String {
-        self.store.get(&self.key).unwrap_or_default()
+        match self.kept() {
+            Kept::Text(text) => text,
+            Kept::Sent(_) | Kept::Nothing => String::new(),
+        }
+    }
+
+    /// What is kept now, as every tab reads it (a storage event's own value
+    /// can be older than what this tab wrote since).
+    pub fn kept(&self) -> Kept {
+        match self.store.get(&self.key) {
+            None => Kept::Nothing,
+            Some(value) => match value.strip_prefix(SENT) {
+                Some(sent) => Kept::Sent(sent.to_owned()),
+                None => Kept::Text(value),
+            },
+        }
     }
 
     /// The person typed: keep the text (an emptied box leaves no draft).
@@ -57,10 +72,51 @@ impl<S: KeyValue> Draft<S> {
         let left = left_after_send(in_the_box, sent);
         let kept = self.restore();
         if kept == sent || kept == in_the_box {
-            self.typed(&left);
+            if left.is_empty() {
+                // Not removed: marked as sent, with what was sent, so a tab
+                // whose newer text this tab had not seen yet keeps it
+                // ([`Draft::after_change_elsewhere`]).
+                self.store.set(&self.key, &format!("{SENT}{sent}"));
+            } else {
+                self.typed(&left);
+            }
         }
         left
     }
+
+    /// Another tab changed this draft: the text this tab's box should hold
+    /// now, given `here` (what it holds), or `None` to leave it as it is.
+    /// Kept text wins (the last tab to type). A draft another tab sent
+    /// empties the box only of what was sent: text typed here that the
+    /// sender had not seen yet (its word came late, as it does between
+    /// tabs on a busy machine) stays, and is kept again for every tab. A
+    /// removed draft (emptied or discarded by the person) empties it,
+    /// unless `keep_when_removed`.
+    pub fn after_change_elsewhere(&self, here: &str, keep_when_removed: bool) -> Option<String> {
+        match self.kept() {
+            Kept::Text(text) => Some(text),
+            Kept::Sent(_) | Kept::Nothing if keep_when_removed => None,
+            Kept::Nothing => Some(String::new()),
+            Kept::Sent(_) if here.is_empty() => None,
+            Kept::Sent(sent) => {
+                let left = left_after_send(here, &sent);
+                if !left.is_empty() {
+                    self.typed(&left);
+                }
+                Some(left)
+            }
+        }
+    }
+}
+
+/// What a draft's key holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept {
+    Nothing,
+    /// Text being written.
+    Text(String),
+    /// A tab sent this text and the draft ended there.
+    Sent(String),
 }
 
 /// What stays in a box after `sent` was confirmed: nothing if the box still
@@ -172,6 +228,39 @@ mod tests {
         draft(&memory, "ada", DraftContext::New).typed("typed in the other tab");
         assert_eq!(here.sent("sent from here", "sent from here"), "");
         assert_eq!(draft(&memory, "ada", DraftContext::New).restore(), "typed in the other tab");
+    }
+
+    #[test]
+    fn a_tab_whose_newer_text_the_sender_had_not_seen_keeps_it() {
+        let memory = Memory::default();
+        let sender = draft(&memory, "ada", DraftContext::New);
+        let other = draft(&memory, "ada", DraftContext::New);
+        sender.typed("from the first tab");
+        // The first tab sends what it has; the second tab's text came after
+        // what the sender read, and the sender's word reaches it late.
+        assert_eq!(sender.sent("from the first tab", "from the first tab"), "");
+        assert_eq!(sender.restore(), "", "a sent draft restores as nothing");
+        assert_eq!(other.after_change_elsewhere("from the second tab", false), Some("from the second tab".into()));
+        assert_eq!(other.restore(), "from the second tab", "kept again for every tab");
+        // The same word where the box held what was sent: it empties.
+        sender.typed("one");
+        sender.sent("one", "one");
+        assert_eq!(other.after_change_elsewhere("one", false), Some(String::new()));
+        // What was added after the sent text stays; an empty box stays empty.
+        sender.typed("two");
+        sender.sent("two", "two");
+        assert_eq!(other.after_change_elsewhere("two and more", false), Some("and more".into()));
+        assert_eq!(other.restore(), "and more");
+        sender.typed("three");
+        sender.sent("three", "three");
+        assert_eq!(other.after_change_elsewhere("", false), None);
+        // Kept text is taken as it is kept now; a removal empties the box,
+        // unless it is an edit's, which keeps the post's text.
+        sender.typed("four");
+        assert_eq!(other.after_change_elsewhere("", false), Some("four".into()));
+        sender.discard();
+        assert_eq!(other.after_change_elsewhere("four", false), Some(String::new()));
+        assert_eq!(other.after_change_elsewhere("the post", true), None);
     }
 
     #[test]

@@ -186,7 +186,21 @@ fn drafts_prefix(account: &str) -> String {
 /// How many drafts `account` has kept, unsent.
 pub fn count_drafts(account: &str) -> usize {
     let prefix = drafts_prefix(account);
-    names().filter(|name| name.starts_with(&prefix)).count()
+    let sent = |name: &str| {
+        area(&Key::Session).and_then(|a| a.get_item(name).ok().flatten()).is_some_and(|v| v.starts_with(SENT_DRAFT))
+    };
+    names().filter(|name| name.starts_with(&prefix) && !sent(name)).count()
+}
+
+/// What a draft's key holds once a tab sent it (`account/drafts.rs`), then
+/// the text sent: a NUL, which no post may contain
+/// (`perch_model::validate_content`), so no draft is ever taken for it.
+pub const SENT_DRAFT: &str = "\0sent\0";
+
+/// Drops the marks of sent drafts (at a start: a mark left since an earlier
+/// visit has reached every tab and is no one's draft).
+pub fn drop_sent_drafts() {
+    remove_where_kept(|name, value| name.starts_with("perch.draft.") && value.starts_with(SENT_DRAFT));
 }
 
 /// Every name kept in `localStorage`.
@@ -201,6 +215,16 @@ fn names() -> impl Iterator<Item = String> {
 /// be known, and showing one to the wrong person is worse than losing it.
 pub fn forget_unowned_drafts() {
     remove_where(|name| name == "perch.draft.new" || name.starts_with("perch.draft.reply."));
+}
+
+/// Removes every `localStorage` entry whose name and value match.
+fn remove_where_kept(matches: impl Fn(&str, &str) -> bool) {
+    let Some(area) = area(&Key::Session) else { return };
+    let names: Vec<String> =
+        names().filter(|n| area.get_item(n).ok().flatten().is_some_and(|value| matches(n, &value))).collect();
+    for name in names {
+        let _ = area.remove_item(&name);
+    }
 }
 
 /// Removes every `localStorage` entry whose name matches.

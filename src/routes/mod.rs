@@ -41,6 +41,7 @@ pub fn Shell(
     waiting: Option<(String, String)>,
 ) -> impl IntoView {
     crate::browser::web_storage::forget_unowned_drafts();
+    crate::browser::web_storage::drop_sent_drafts();
     let session = crate::account::session::Session::restore();
     session.follow_other_tabs();
     // An account that ends here leaves nothing in Web Storage: its

@@ -81,14 +81,17 @@ impl Store {
     pub fn follow_draft_elsewhere(&self, context: DraftContext, keep_when_removed: bool) {
         let key_name = self.draft(context.clone()).key_name();
         let store = self.clone();
-        crate::browser::web_storage::on_change_elsewhere(move |name, value| {
+        // The event's own value is not used: it can be older than what this
+        // tab wrote since; the draft is read as it is kept now.
+        crate::browser::web_storage::on_change_elsewhere(move |name, _| {
             if name != key_name {
                 return;
             }
-            match value {
-                Some(text) => store.writing(context.clone()).text.set(text),
-                None if !keep_when_removed => store.writing(context.clone()).text.set(String::new()),
-                None => {}
+            let text = store.writing(context.clone()).text;
+            let here = text.get_untracked();
+            match store.draft(context.clone()).after_change_elsewhere(&here, keep_when_removed) {
+                Some(now) if now != here => text.set(now),
+                _ => {}
             }
         });
     }
