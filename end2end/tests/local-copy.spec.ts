@@ -130,6 +130,8 @@ test('two accounts never see each other\'s copy, and signing out drops it', asyn
   // olga signs out: her copy goes, mira's stays.
   await page.locator('.account-menu summary').click();
   await page.locator('.account-panel').getByRole('button', { name: 'Sign out of @olga' }).click();
+  // The sign-out ends in a reload, with mira current (the heading is there before it too).
+  await expect(page.locator('.account-menu summary')).toHaveText('@mira');
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await expect.poll(async () => Object.keys(await copies(page)), { timeout: 15_000 }).toEqual([mira]);
 });

@@ -379,6 +379,8 @@ test.describe('with the service worker', () => {
     await page.getByRole('button', { name: 'Sign out of @yuki' }).click();
     await expect(page.getByText('1 action waiting to be sent would go with it.')).toBeVisible();
     await page.getByRole('button', { name: 'Keep them for the next sign-in' }).click();
+    // The sign-out ends in a reload: a navigation started before it would be cut off.
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
     await context.setOffline(false);
     await signInWithToken(page, 'yuki');
     const me = await api(page, token('yuki'), '/user');
