@@ -21,8 +21,9 @@ test:
 	@took=""; for step in $(TEST_STEPS); do \
 	  start=$$(date +%s); \
 	  $(MAKE) --no-print-directory $$step; \
-	  took="$$took $$step=$$(( $$(date +%s) - start ))s"; \
-	  echo "make test: $$step took $$(( $$(date +%s) - start )) s"; \
+	  secs=$$(( $$(date +%s) - start )); \
+	  took="$$took $$step=$${secs}s"; \
+	  echo "make test: $$step took $$secs s"; \
 	done; \
 	echo "make test: every suite passed (seconds per step:$$took)"
 

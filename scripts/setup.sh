@@ -12,14 +12,16 @@ TRUNK_VERSION=0.22.1
 DEBIAN_PACKAGES=(chromium chromium-driver brotli)
 
 step() { printf '\n==> %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # The two tools compiled from crates.io (wasm-bindgen-cli, trunk) are build
 # tools, run on a few files: what matters is how long they take to compile
 # on a new 2-core machine, not how fast they run. trunk's own release profile
 # asks for fat LTO in one codegen unit, most of its 20 minutes; these
 # overrides (cargo's config outranks a package's profile) build both with
-# thin local optimisation in parallel units, in one target folder, so the
-# crates they share compile once. Figures: docs/testing.md, "Setup".
+# light optimisation (no LTO, opt-level 1) in parallel units, in one target
+# folder, so the crates they share compile once. Figures: docs/testing.md,
+# "The test command's time".
 tool_install() {
   CARGO_PROFILE_RELEASE_LTO=off \
   CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
@@ -29,7 +31,6 @@ tool_install() {
   CARGO_TARGET_DIR="$PWD/target/tools" \
     cargo install "$@"
 }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # 1. The WebAssembly target of the machine's Rust toolchain.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

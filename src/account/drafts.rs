@@ -41,7 +41,7 @@ impl<S: KeyValue> Draft<S> {
 
     /// What is kept now, as every tab reads it (a storage event's own value
     /// can be older than what this tab wrote since).
-    pub fn kept(&self) -> Kept {
+    fn kept(&self) -> Kept {
         match self.store.get(&self.key) {
             None => Kept::Nothing,
             Some(value) => match value.strip_prefix(SENT) {
@@ -111,7 +111,7 @@ impl<S: KeyValue> Draft<S> {
 
 /// What a draft's key holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kept {
+enum Kept {
     Nothing,
     /// Text being written.
     Text(String),

@@ -200,7 +200,9 @@ pub const SENT_DRAFT: &str = "\0sent\0";
 /// Drops the marks of sent drafts (at a start: a mark left since an earlier
 /// visit has reached every tab and is no one's draft).
 pub fn drop_sent_drafts() {
-    remove_where_kept(|name, value| name.starts_with("perch.draft.") && value.starts_with(SENT_DRAFT));
+    remove_where_kept(|name, value| {
+        name.starts_with("perch.draft.") && value().is_some_and(|v| v.starts_with(SENT_DRAFT))
+    });
 }
 
 /// Every name kept in `localStorage`.
@@ -217,20 +219,16 @@ pub fn forget_unowned_drafts() {
     remove_where(|name| name == "perch.draft.new" || name.starts_with("perch.draft.reply."));
 }
 
-/// Removes every `localStorage` entry whose name and value match.
-fn remove_where_kept(matches: impl Fn(&str, &str) -> bool) {
-    let Some(area) = area(&Key::Session) else { return };
-    let names: Vec<String> =
-        names().filter(|n| area.get_item(n).ok().flatten().is_some_and(|value| matches(n, &value))).collect();
-    for name in names {
-        let _ = area.remove_item(&name);
-    }
-}
-
 /// Removes every `localStorage` entry whose name matches.
 fn remove_where(matches: impl Fn(&str) -> bool) {
+    remove_where_kept(|name, _| matches(name));
+}
+
+/// Removes every `localStorage` entry whose name and value match (the
+/// value is read only for a name `matches` is asked about).
+fn remove_where_kept(matches: impl Fn(&str, &dyn Fn() -> Option<String>) -> bool) {
     let Some(area) = area(&Key::Session) else { return };
-    let names: Vec<String> = names().filter(|n| matches(n)).collect();
+    let names: Vec<String> = names().filter(|n| matches(n, &|| area.get_item(n).ok().flatten())).collect();
     for name in names {
         let _ = area.remove_item(&name);
     }
