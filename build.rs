@@ -194,6 +194,13 @@ fn generate(english: &[(String, Entry)]) -> String {
         fingerprint(&keys)
     )
     .unwrap();
+    let quoted: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+    writeln!(
+        code,
+        "/// The keys, in this order: the build-time render reads a catalog by them (`language::read_text`).\n#[cfg(not(target_arch = \"wasm32\"))]\npub const KEYS: [&str; COUNT] = [{}];",
+        quoted.join(", ")
+    )
+    .unwrap();
     for (index, (key, entry)) in english.iter().enumerate() {
         let sample = match entry {
             Entry::Text(text) => text.clone(),

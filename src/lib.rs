@@ -16,6 +16,10 @@
 //! - `i18n/`: every word shown, in the reader's language (catalogs in
 //!   `locales/`, typed by `build.rs`); `text.rs`: post text.
 
+// Native builds render views to HTML (`routes::prerender`) with their full
+// types (the wasm erases them): deeper than the default limit.
+#![recursion_limit = "256"]
+
 pub mod account;
 pub mod api;
 pub mod browser;

@@ -104,6 +104,13 @@ pub struct Session {
 }
 
 impl Session {
+    /// No one signed in, and nothing read from Web Storage: the first
+    /// screen as it is rendered at build time (`routes::prerender`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn nobody() -> Self {
+        Session { signed: RwSignal::new(None), others: RwSignal::new(Vec::new()) }
+    }
+
     /// The session saved by an earlier visit, if any. From now on, nothing
     /// is written for an account that is not signed in here
     /// (`web_storage::signed_in_here`).

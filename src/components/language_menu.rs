@@ -38,8 +38,24 @@ pub fn LanguageMenu() -> impl IntoView {
     view! {
         <label class="language-menu">
             <span>{t::language()}</span>
-            <select on:change=choose node_ref=select></select>
+            <select on:change=choose node_ref=select>{rendered_options()}</select>
         </label>
         {move || problem.get().map(|reason| view! { <p class="error" role="alert">{t::language_failed(reason)}</p> })}
     }
 }
+
+/// The options as HTML, for the first screen rendered at build time
+/// (`routes::prerender`), where no effect runs: the same options the
+/// effect makes, the language in use chosen. The wasm makes them with the
+/// DOM instead (smaller).
+#[cfg(not(target_arch = "wasm32"))]
+fn rendered_options() -> impl IntoView {
+    let current = i18n::current_untracked();
+    Language::OFFERED
+        .into_iter()
+        .map(|l| view! { <option value=l.code() lang=l.code() selected=l == current>{l.own_name()}</option> })
+        .collect_view()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn rendered_options() {}

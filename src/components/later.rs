@@ -95,6 +95,7 @@ where
                 Some(Ok(view)) => {
                     if meanwhile == Meanwhile::Page {
                         crate::browser::chunks::fetch_linked_after_paint();
+                        crate::browser::boot::page_drawn();
                     }
                     view
                 }
@@ -145,13 +146,16 @@ fn unloaded(failed: RwSignal<bool>, meanwhile: Meanwhile) -> AnyView {
         </div>
     };
     match meanwhile {
-        Meanwhile::Page => view! {
+        Meanwhile::Page => {
+            crate::browser::boot::page_drawn();
+            view! {
             <main id="main" class="page">
                 <h1 class="visually-hidden">"Perch"</h1>
                 {said}
             </main>
+            }
+            .into_any()
         }
-        .into_any(),
         Meanwhile::Nothing => said.into_any(),
     }
 }

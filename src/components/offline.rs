@@ -17,13 +17,7 @@ use leptos::prelude::*;
 /// it was saved.
 #[component]
 pub fn OfflineNotice() -> impl IntoView {
-    let online = RwSignal::new(window().navigator().on_line());
-    let on = window_event_listener_untyped("online", move |_| online.set(true));
-    let off = window_event_listener_untyped("offline", move |_| online.set(false));
-    on_cleanup(move || {
-        on.remove();
-        off.remove();
-    });
+    let online = browser_online();
     let api = use_api();
     let saved = use_store().copy_saved();
     let notice = move || {
@@ -47,6 +41,25 @@ pub fn OfflineNotice() -> impl IntoView {
         })
     };
     view! { <p class="offline-notice" role="status">{notice}</p> }
+}
+
+/// Whether the browser says it is online, followed.
+#[cfg(target_arch = "wasm32")]
+fn browser_online() -> RwSignal<bool> {
+    let online = RwSignal::new(window().navigator().on_line());
+    let on = window_event_listener_untyped("online", move |_| online.set(true));
+    let off = window_event_listener_untyped("offline", move |_| online.set(false));
+    on_cleanup(move || {
+        on.remove();
+        off.remove();
+    });
+    online
+}
+
+/// Rendered at build time (`routes::prerender`): online, nothing to say.
+#[cfg(not(target_arch = "wasm32"))]
+fn browser_online() -> RwSignal<bool> {
+    RwSignal::new(true)
 }
 
 /// "A new version of Perch is ready", with Reload: shown once the service

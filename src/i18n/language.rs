@@ -62,7 +62,7 @@ impl Language {
     }
 
     /// Where its catalog is, relative to the document's base.
-    fn file(self) -> &'static str {
+    pub fn file(self) -> &'static str {
         match self {
             Language::En => "locales/en.json",
             Language::De => "locales/de.json",
@@ -285,6 +285,38 @@ pub fn number(language: Language, count: u64) -> String {
     out
 }
 
+/// Reads a catalog file's text outside the browser (the first screen's
+/// render at build time, `src/bin/prerender.rs`): each of `t`'s keys, by
+/// name. A key missing, or an entry that is neither text nor plural forms,
+/// is refused, as [`read`] refuses them.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_text(language: Language, text: &str) -> Result<Catalog, String> {
+    let refuse = |why: String| Err(format!("{}: {why}", language.file()));
+    let object: std::collections::HashMap<String, serde_json::Value> = match serde_json::from_str(text) {
+        Ok(object) => object,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let mut entries = Vec::with_capacity(super::t::COUNT);
+    for key in super::t::KEYS {
+        let entry = match object.get(key) {
+            Some(serde_json::Value::String(text)) => Entry::Text(text.clone()),
+            Some(serde_json::Value::Object(forms)) => {
+                let mut plural = Vec::new();
+                for (form, text) in forms {
+                    match text.as_str() {
+                        Some(text) => plural.push((form.clone(), text.to_owned())),
+                        None => return refuse(format!("{key}: a plural form that is not text")),
+                    }
+                }
+                Entry::Plural(plural)
+            }
+            _ => return refuse(format!("{key}: missing, or not text")),
+        };
+        entries.push(entry);
+    }
+    Ok(Catalog { language, entries })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,3 +358,4 @@ mod tests {
         assert_eq!(number(Language::En, u64::MAX), "18,446,744,073,709,551,615");
     }
 }
+

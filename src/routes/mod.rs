@@ -8,6 +8,8 @@ mod home;
 mod not_found;
 mod oauth_callback;
 mod outbox;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 mod profile;
 mod settings;
 mod signin;
@@ -93,7 +95,7 @@ pub fn Shell(
     view! {
         <Router>
             {move || header_due.get().then(|| {
-                crate::browser::boot::remove_frame();
+                crate::browser::boot::header_drawn();
                 view! {
                     <SiteHeader/>
                     <crate::components::offline::OfflineNotice/>

@@ -12,6 +12,8 @@
 //! 5. the files go to one `pkg-<hash>/` folder named by a hash of them all;
 //! 6. the staged `index.html` gets the tags that start the app and the map of
 //!    which files each page needs (asked for before the app starts);
+//!    and the first screen rendered from the app's components in every
+//!    language (`perch-prerender`, docs/prerender.md);
 //! 7. that map names every file, so the service worker keeps them all;
 //! 8. release files get their brotli and gzip twins (`scripts/precompress.sh`).
 
@@ -115,7 +117,8 @@ fn web() -> Result<(), Failure> {
     let base = format!("{public_url}{pkg}/");
     let index = staging.join("index.html");
     let html = fs::read_to_string(&index)?;
-    fs::write(&index, with_tags(&html, &public_url, &base, &split.prefetch_map, &files_of(&work)?)?)?;
+    let html = with_tags(&html, &public_url, &base, &split.prefetch_map, &files_of(&work)?)?;
+    fs::write(&index, with_first_screen(&html, &prerender(&root)?)?)?;
     if release {
         run(Command::new(root.join("scripts/precompress.sh")).arg(&staging))?;
     }
@@ -145,6 +148,45 @@ fn build(root: &Path, target_dir: &Path, release: bool) -> Result<PathBuf, Failu
     }
     run(&mut cargo)?;
     Ok(target_dir.join(TARGET).join(if release { "release" } else { "debug" }).join(format!("{APP}.wasm")))
+}
+
+/// Step 6b: the first screen, rendered from the app's components at build
+/// time in every language (`perch-prerender`, a native build of the app:
+/// docs/prerender.md). Its JSON: `{"en": {"html": …, "title": …}, …}`.
+fn prerender(root: &Path) -> Result<serde_json::Value, Failure> {
+    let output = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root)
+        .args(["run", "--quiet", "-p", APP, "--bin", "perch-prerender", "--"])
+        .arg(root)
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTFLAGS")
+        .stderr(std::process::Stdio::inherit())
+        .output()?;
+    if !output.status.success() {
+        return Err(format!("perch-prerender failed ({})", output.status).into());
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
+}
+
+/// The rendered first screens, one `<template id="perch-first-<language>"
+/// data-title="…">` each, before `</head>`: `index.html`'s start puts the
+/// reader's language's on screen before the first paint.
+fn with_first_screen(html: &str, screens: &serde_json::Value) -> Result<String, Failure> {
+    let screens = screens.as_object().ok_or("perch-prerender: not an object")?;
+    let mut templates = String::new();
+    for (language, screen) in screens {
+        let (Some(body), Some(title)) = (screen["html"].as_str(), screen["title"].as_str()) else {
+            return Err(format!("perch-prerender: no html or title for {language}").into());
+        };
+        if !language.chars().all(|c| c.is_ascii_lowercase()) {
+            return Err(format!("perch-prerender: a language code {language:?}").into());
+        }
+        let title = title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+        templates
+            .push_str(&format!("<template id=\"perch-first-{language}\" data-title=\"{title}\">{body}</template>"));
+    }
+    let at = html.rfind("</head>").ok_or("index.html has no </head>")?;
+    Ok(format!("{}{}{}", &html[..at], templates, &html[at..]))
 }
 
 /// Step 4: wasm-opt -Oz on every module, in place.
