@@ -4,7 +4,10 @@
 # caches emptied but the local copy kept; warm), signed in as the demo user
 # mira, against the release app and the release server with
 # the demo data (end2end/bench/lighthouse.mjs). RUNS=3 runs each by default;
-# REPORTS=dir keeps every JSON report.
+# REPORTS=dir keeps every JSON report; PAGES=sign-in and VISITS=cold measure
+# only those; FIRST_VISIT=1 makes a cold visit a newcomer's (not signed in);
+# DIST=dir serves another build (a before and after, alternated in one
+# sitting: docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-8099}

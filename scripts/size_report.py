@@ -1,8 +1,8 @@
 """The size report of the built dist/ (scripts/size-report.sh runs it).
 
 Prints every file raw, gzip and brotli, then what a browser downloads on a
-cold visit to each entry page before it is drawn: the main module, its JS
-glue and the split loader, the CSS, the catalog of words (English's; the
+cold visit to each entry page before it is drawn: the page (index.html),
+the main module, its JS glue and the split loader, the CSS, the catalog of words (English's; the
 others are within a kilobyte of it) and the split modules of that page (as
 index.html's `perchChunks` lists them), brotli. With --check, each entry's
 first load must stay within its limit (LIMITS): the bundle may shrink, never
@@ -21,7 +21,11 @@ import gzip, json, os, re, subprocess, sys
 # (docs/size.md, "Activity", "Muting and settings", "Reply trees"); and
 # for issue 45's refresh across tabs, the outbox's truth and the account
 # menu's closing, all in the main module (docs/size.md, "Issue 45").
-LIMITS = {'signin': 286_200, 'home': 380_700, 'thread': 411_900, 'profile': 411_900, 'activity': 335_200}
+# Since the first screen is rendered at build time (issue 48), index.html
+# is counted too (it was left out before: 2.85 KB), with the three
+# languages' sign-in page it now carries (+1.95 KB; docs/size.md, "The
+# first screen in the HTML").
+LIMITS = {'signin': 291_000, 'home': 385_500, 'thread': 416_700, 'profile': 416_700, 'activity': 340_000}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.
@@ -48,10 +52,10 @@ def main():
         sys.exit('size report: dist/index.html has no perchChunks (was it built by perch-xtask?)')
     chunks = json.loads(m.group(1))
     shell = [f for f in chunks['all'] if not f.endswith('.wasm') or f.endswith('_bg.wasm')]
-    shell += [f for f in sizes if f.endswith('.css')] + ['/locales/en.json']
+    shell += [f for f in sizes if f.endswith('.css')] + ['/locales/en.json', '/index.html']
     base = sum(sizes[f] for f in shell)
     kb = lambda b: f"{b / 1000:.1f} KB"
-    print(f"\nthe shell (main module, JS, CSS, en.json): {base} bytes, {kb(base)}")
+    print(f"\nthe shell (index.html, main module, JS, CSS, en.json): {base} bytes, {kb(base)}")
     over = []
     for entry, path in PATH_OF.items():
         split = next(s for p, s in chunks['entries'] if re.search(p, path))

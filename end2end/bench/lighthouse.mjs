@@ -107,7 +107,11 @@ for (const [name, path] of pages.filter(([name]) => only('PAGES', [name]).includ
         await cdp.send('Network.clearBrowserCache');
         await cdp.send('Storage.clearDataForOrigin', {
           origin: new URL(base).origin,
-          storageTypes: cache === 'cold' ? 'service_workers,cache_storage,indexeddb' : 'service_workers,cache_storage',
+          // FIRST_VISIT=1: a cold visit is a first visit, not signed in
+          // (Web Storage emptied too): the sign-in page a newcomer sees.
+          storageTypes: cache === 'cold'
+            ? `service_workers,cache_storage,indexeddb${process.env.FIRST_VISIT === '1' ? ',local_storage' : ''}`
+            : 'service_workers,cache_storage',
         });
       }
       const result = await lighthouse(`${base}${path}`, {
