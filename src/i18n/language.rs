@@ -358,4 +358,3 @@ mod tests {
         assert_eq!(number(Language::En, u64::MAX), "18,446,744,073,709,551,615");
     }
 }
-

@@ -107,7 +107,10 @@ mod tests {
             assert!(!html.contains(SERVER), "{}", language.code());
             assert_eq!(screen["title"], format!("{sign_in} · Perch"));
             // The language menu has every language, this one chosen.
-            assert!(html.contains(&format!("value=\"{}\" lang=\"{}\" selected", language.code(), language.code())), "{html}");
+            assert!(
+                html.contains(&format!("value=\"{}\" lang=\"{}\" selected", language.code(), language.code())),
+                "{html}"
+            );
         }
     }
 
