@@ -290,26 +290,30 @@ fn with_tags(
     let js = path(&format!("{APP}.js"));
     let bg = path(&format!("{APP}_bg.wasm"));
     let split_js = path("__wasm_split.js");
+    let main = serde_json::json!({ "js": [js.clone(), split_js], "wasm": bg.clone() });
     let tags = format!(
         concat!(
-            "<script>window.perchChunks={chunks};{starter}</script>",
-            "<link rel=\"modulepreload\" href=\"{js}\">",
-            "<link rel=\"modulepreload\" href=\"{split_js}\">",
-            "<link rel=\"preload\" href=\"{bg}\" as=\"fetch\" type=\"application/wasm\" crossorigin>",
-            "<script type=\"module\">import init from \"{js}\";",
+            "<script>window.perchChunks={chunks};window.perchChunks.main={main};{starter}</script>",
+            "<script type=\"module\">await window.perchChunks.started;",
+            "const{{default:init}}=await import(\"{js}\");",
             "const wasm=await init({{module_or_path:\"{bg}\"}});",
             "dispatchEvent(new CustomEvent(\"TrunkApplicationStarted\",{{detail:{{wasm}}}}));</script>"
         ),
         chunks = chunks,
+        main = main,
         starter = STARTER,
         js = js,
-        split_js = split_js,
         bg = bg,
     );
     Ok(format!("{}{}{}", &html[..at], tags, &html[at..]))
 }
 
-/// Asks for the files of the page being opened (`perchChunks.entries`), and
+/// Asks for the main module, its glue and loader, and the files of the page
+/// being opened (`perchChunks.entries`): at once, or, when `index.html`
+/// shows the first screen rendered at build time (`perchFirstScreenDue`),
+/// after the first paint, so the page's words are not waiting behind them
+/// on a slow network (docs/performance.md). `perchChunks.started` says when
+/// the app's module script may import the glue. It also
 /// gives the app `perchChunks.fetchLinked()`: called once the first page is
 /// drawn, it asks, at low priority, for the files of the pages the page
 /// links to, and again as links appear, until every page's files were asked
@@ -331,7 +335,11 @@ var root=new URL(c.root,location.href).pathname;\
 function here(href){var u=new URL(href,location.href);if(u.origin!==location.origin||u.pathname.indexOf(root)!==0)return;\
 return page('/'+u.pathname.slice(root.length))}\
 c.entries.forEach(function(e){if(!(e[1] in asked)){asked[e[1]]=0;left++}});\
-var now=here(location.href);if(now)ask('preload',now);\
+function start(){c.main.js.forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.href=f;document.head.appendChild(l)});\
+var w=document.createElement('link');w.rel='preload';w.as='fetch';w.type='application/wasm';w.crossOrigin='anonymous';w.href=c.main.wasm;document.head.appendChild(w);\
+var now=here(location.href);if(now)ask('preload',now)}\
+c.started=window.perchFirstScreenDue&&!document.hidden?new Promise(function(ok){requestAnimationFrame(function(){setTimeout(ok)});\
+addEventListener('visibilitychange',ok,{once:true})}).then(start):Promise.resolve(start());\
 var waiting=false,watch=null;function scan(){waiting=false;\
 document.querySelectorAll('a[href]').forEach(function(a){var s=here(a.href);if(s)ask('prefetch',s)});\
 if(left<=0&&watch)watch.disconnect()}\
