@@ -369,7 +369,12 @@ mod tests {
         }
         let html = with_tags("<head></head><body></body>", "/", "/pkg-0/", &modules, &["perch.js".into()]).unwrap();
         assert!(html.contains("\"/pkg-0/split_pages.wasm\""), "{html}");
-        assert!(html.find("import init").unwrap() < html.find("</head>").unwrap());
+        // The app's module script imports the glue once the start has asked
+        // for the main files (perchChunks.started), which it names.
+        assert!(html.find("await window.perchChunks.started").unwrap() < html.find("await import(").unwrap());
+        assert!(html.find("await import(").unwrap() < html.find("</head>").unwrap());
+        assert!(html.contains("\"wasm\":\"/pkg-0/perch_bg.wasm\""), "{html}");
+        assert!(html.contains("perchFirstScreenDue"), "{html}");
         modules.remove("pages");
         assert!(with_tags("<head></head>", "/", "/pkg-0/", &modules, &[]).is_err());
     }
