@@ -24,8 +24,10 @@ import gzip, json, os, re, subprocess, sys
 # Since the first screen is rendered at build time (issue 48), index.html
 # is counted too (it was left out before: 2.85 KB), with the three
 # languages' sign-in page it now carries (+1.95 KB; docs/size.md, "The
-# first screen in the HTML").
-LIMITS = {'signin': 291_000, 'home': 385_500, 'thread': 416_700, 'profile': 416_700, 'activity': 340_000}
+# first screen in the HTML"), and by 0.6 KB for its start asking for the
+# app's files after the paint on that page, and pressing a button pressed
+# early again (same section).
+LIMITS = {'signin': 291_600, 'home': 386_100, 'thread': 417_300, 'profile': 417_300, 'activity': 340_600}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # Each entry by a path of it, matched against index.html's own map.
@@ -47,7 +49,7 @@ def main():
             sizes[path[len('dist'):]] = br = brotli(path)
             print(f"{path[5:]:<52} {len(raw):>10} {len(gzip.compress(raw, 9)):>10} {br:>10}")
     html = open('dist/index.html', encoding='utf-8').read()
-    m = re.search(r'window\.perchChunks=(\{.*?\});\(function', html)
+    m = re.search(r'window\.perchChunks=(\{.*?\});(?:window\.perchChunks\.main=|\(function)', html)
     if not m:
         sys.exit('size report: dist/index.html has no perchChunks (was it built by perch-xtask?)')
     chunks = json.loads(m.group(1))
