@@ -197,8 +197,11 @@ test.describe('the pseudo-language walk', () => {
     const tok = token('mira');
     const clean = async (where: string) => expect(await englishLeft(page), where).toEqual([]);
 
-    // Signed out.
+    // Signed out. The sign-in page comes rendered at build time from the
+    // real catalogs (docs/prerender.md): the walk reads the app's, once it
+    // has taken over.
     await page.goto('/signin');
+    await expect(page.locator('#boot')).toHaveCount(0);
     await expect(page.locator('#access-token')).toBeVisible();
     await clean('the sign-in page');
     await page.locator('section:has(#with-token) button[type=submit]').click();
