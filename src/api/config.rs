@@ -7,7 +7,16 @@ use leptos::prelude::*;
 use perch_model::{ClientConfig, CLIENT_CONFIG_FILE};
 
 /// Fetches and checks the configuration; the error says what to fix.
+/// `index.html` has already asked for it (`window.perchConfig`, one request
+/// for the page's script and the app); when that is missing or failed, it
+/// is fetched here.
 pub async fn load() -> Result<ClientConfig, Text> {
+    if let Some((status, text)) = asked_early().await {
+        if !(200..300).contains(&status) {
+            return Err(t::config_status(status.to_string()));
+        }
+        return parse(&text);
+    }
     // Relative to the document's <base>, which trunk sets to the public URL.
     let response =
         super::http::send("GET", CLIENT_CONFIG_FILE, Default::default()).await.map_err(t::config_unreachable)?;
@@ -15,6 +24,19 @@ pub async fn load() -> Result<ClientConfig, Text> {
         return Err(t::config_status(response.status.to_string()));
     }
     parse(&response.text)
+}
+
+/// The answer to `index.html`'s request (`{status, text}`), taken once: a
+/// later load asks again.
+async fn asked_early() -> Option<(u16, String)> {
+    use wasm_bindgen::JsCast;
+    let window = window();
+    let promise = js_sys::Reflect::get(&window, &"perchConfig".into()).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &"perchConfig".into());
+    let answer = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).ok();
+    let status = field("status")?.as_f64()? as u16;
+    Some((status, field("text")?.as_string()?))
 }
 
 /// Parses and checks the text of `config.json`.
