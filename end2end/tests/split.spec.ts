@@ -84,3 +84,52 @@ test('a page whose module cannot be loaded says so with Retry, and Retry opens i
   await list.getByRole('button', { name: 'Retry' }).click();
   await expect(list.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
 });
+
+/** index.html's map of the version's files (perch-xtask: docs/split.md). */
+const chunkMap = (page: Page) =>
+  page.evaluate(() => {
+    const c = (window as unknown as { perchChunks: { modules: Record<string, string[]>; main: { wasm: string } } }).perchChunks;
+    return { modules: c.modules, main: c.main.wasm };
+  });
+
+test('the planned files: a page asks for the files the map names for it, each once, and no more than six', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.goto('/');
+  await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
+  // Activity's checks load after Home's paint (docs/activity.md).
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_page_activity.wasm');
+  const { modules, main } = await chunkMap(page);
+  const asked = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .map((e) => new URL(e.name).pathname)
+      .filter((p) => p.endsWith('.wasm')),
+  );
+  const home = new Set([main, ...modules.page_home, ...modules.page_activity]);
+  // The pages Home links to come early, at low priority, once it settled.
+  const linked = new Set(modules.pages);
+  for (const file of asked) expect(home.has(file) || linked.has(file), `${file} is not Home's: ${asked}`).toBe(true);
+  const homeAsked = asked.filter((f) => home.has(f));
+  expect(new Set(homeAsked).size, `asked twice: ${homeAsked}`).toBe(homeAsked.length);
+  expect(home.size).toBeLessThanOrEqual(6);
+  // A file of chunks the planner joined serves several pages.
+  const shared = modules.page_home.filter((f) => /chunk_/.test(f) && modules.pages.includes(f));
+  expect(shared.length).toBeGreaterThan(0);
+});
+
+test('a page whose joined chunk cannot be loaded says so with Retry, and Retry opens it', async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  await page.goto('/signin');
+  const { modules } = await chunkMap(page);
+  // A file the planner joined from chunks that several pages share.
+  const joined = modules.pages.find((f) => /chunk_/.test(f) && modules.page_home.includes(f))!;
+  let blocked = true;
+  await page.route(`**${joined}`, (route) => (blocked ? route.abort() : route.continue()));
+  await page.goto('/user/@sam/followers');
+  const alert = page.getByRole('main').getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(alert).toBeVisible();
+  await expect(page.getByRole('banner')).toBeVisible();
+  blocked = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
+  await expect(alert).toHaveCount(0);
+});

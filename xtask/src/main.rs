@@ -8,7 +8,8 @@
 //! 2. the splitter (`wasm_split_cli_support`, used as a library) cuts it at
 //!    the `#[wasm_split]` points of `src/lazy.rs`'s `lazy!`;
 //! 3. wasm-bindgen makes the JS glue of the main module only;
-//! 4. wasm-opt shrinks every module, terser the JS (release);
+//! 4. wasm-opt shrinks every module, terser the JS (release); the chunk
+//!    planner joins the splitter's chunks as their sizes say (`plan.rs`);
 //! 5. the files go to one `pkg-<hash>/` folder named by a hash of them all;
 //! 6. the staged `index.html` gets the tags that start the app and the map of
 //!    which files each page needs (asked for before the app starts);
@@ -16,6 +17,9 @@
 //!    language (`perch-prerender`, docs/prerender.md);
 //! 7. that map names every file, so the service worker keeps them all;
 //! 8. release files get their brotli and gzip twins (`scripts/precompress.sh`).
+
+mod merge;
+mod plan;
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -100,9 +104,11 @@ fn web() -> Result<(), Failure> {
     fs::remove_file(&main_split)?;
     // PERCH_WASM_OPT=0 keeps the modules as the splitter and wasm-bindgen
     // left them, names and all, for looking inside (twiggy; docs/size.md).
-    if release && env::var("PERCH_WASM_OPT").as_deref() != Ok("0") {
-        optimize(&work)?;
+    let opt = release && env::var("PERCH_WASM_OPT").as_deref() != Ok("0");
+    if opt {
+        optimize(&work, &files_of(&work)?)?;
     }
+    let modules = join_chunks(&work, &split.prefetch_map, opt)?;
     if release {
         minify(&work)?;
     }
@@ -117,12 +123,13 @@ fn web() -> Result<(), Failure> {
     let base = format!("{public_url}{pkg}/");
     let index = staging.join("index.html");
     let html = fs::read_to_string(&index)?;
-    let html = with_tags(&html, &public_url, &base, &split.prefetch_map, &files_of(&work)?)?;
+    let html = with_tags(&html, &public_url, &base, &modules, &files_of(&work)?)?;
     fs::write(&index, with_first_screen(&html, &prerender(&root)?)?)?;
     if release {
         run(Command::new(root.join("scripts/precompress.sh")).arg(&staging))?;
     }
-    println!("perch-xtask: {} modules in {pkg}/", split.split_modules.len() + 1);
+    let wasm_files = files_of(&out)?.iter().filter(|f| f.ends_with(".wasm")).count();
+    println!("perch-xtask: {wasm_files} wasm files in {pkg}/");
     Ok(())
 }
 
@@ -189,8 +196,72 @@ fn with_first_screen(html: &str, screens: &serde_json::Value) -> Result<String, 
     Ok(format!("{}{}{}", &html[..at], templates, &html[at..]))
 }
 
-/// Step 4: wasm-opt -Oz on every module, in place.
-fn optimize(dir: &Path) -> Result<(), Failure> {
+/// Step 4b, the chunk planner (`plan.rs`): the splitter's chunks joined as
+/// the plan says, measured as they will be served (after wasm-opt in a
+/// release build), the loader told, the joined files optimised again.
+/// Answers each split module's files.
+fn join_chunks(
+    work: &Path,
+    map: &std::collections::HashMap<String, Vec<String>>,
+    opt: bool,
+) -> Result<std::collections::HashMap<String, Vec<String>>, Failure> {
+    let mut chunks = Vec::new();
+    for file in files_of(work)? {
+        let Some(stem) = file.strip_suffix(".wasm").filter(|s| s.starts_with("chunk_")) else { continue };
+        let users = map.iter().filter(|(_, files)| files.iter().any(|f| f == stem)).map(|(m, _)| m.clone()).collect();
+        chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: brotli_size(&work.join(&file))? });
+    }
+    let split_modules = map.keys().cloned().collect();
+    let groups = plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, plan::PER_FILE)?;
+    let mut joined = Vec::new();
+    for group in &groups {
+        let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
+        println!(
+            "perch-xtask: plan: {}.wasm <- {} ({:.1} KB, loaded by {})",
+            group.stems[0],
+            group.stems.join(" + "),
+            group.bytes as f64 / 1000.0,
+            users.join(", ")
+        );
+        if group.stems.len() < 2 {
+            continue;
+        }
+        let mut parts = Vec::new();
+        for stem in &group.stems {
+            parts.push(fs::read(work.join(format!("{stem}.wasm")))?);
+        }
+        let bytes = merge::join(&parts)?;
+        for stem in &group.stems[1..] {
+            fs::remove_file(work.join(format!("{stem}.wasm")))?;
+        }
+        let file = format!("{}.wasm", group.stems[0]);
+        fs::write(work.join(&file), bytes)?;
+        joined.push(file);
+    }
+    let loader = work.join("__wasm_split.js");
+    fs::write(&loader, plan::loader(&fs::read_to_string(&loader)?, &groups)?)?;
+    if opt {
+        optimize(work, &joined)?;
+    }
+    Ok(plan::files_of_modules(map, &groups)?)
+}
+
+/// A file's size compressed as `scripts/precompress.sh` serves it (brotli,
+/// quality 11, by the same program).
+fn brotli_size(path: &Path) -> Result<u64, Failure> {
+    let output = Command::new("brotli")
+        .args(["-q", "11", "-c"])
+        .arg(path)
+        .output()
+        .map_err(|e| format!("brotli: {e} (scripts/setup.sh installs it)"))?;
+    if !output.status.success() {
+        return Err(format!("brotli failed on {}", path.display()).into());
+    }
+    Ok(output.stdout.len() as u64)
+}
+
+/// Step 4: wasm-opt -Oz on the modules named, in place.
+fn optimize(dir: &Path, files: &[String]) -> Result<(), Failure> {
     let version = Command::new("wasm-opt")
         .arg("--version")
         .output()
@@ -199,8 +270,8 @@ fn optimize(dir: &Path) -> Result<(), Failure> {
     if !version.starts_with(WASM_OPT_VERSION) {
         return Err(format!("wasm-opt is {:?}, {WASM_OPT_VERSION} is needed (scripts/setup.sh)", version.trim()).into());
     }
-    for file in files_of(dir)?.into_iter().filter(|f| f.ends_with(".wasm")) {
-        let path = dir.join(&file);
+    for file in files.iter().filter(|f| f.ends_with(".wasm")) {
+        let path = dir.join(file);
         // What trunk ran for the unsplit wasm (`data-wasm-opt="z"`).
         run(Command::new("wasm-opt").arg("-Oz").arg("--output").arg(&path).arg(&path))?;
     }

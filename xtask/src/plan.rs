@@ -1,0 +1,302 @@
+//! The chunk planner: after the split, decides which of the splitter's chunks
+//! are joined into one file, from their measured brotli sizes and the split
+//! modules that load them (docs/split.md, "The chunk planner").
+//!
+//! The splitter makes a chunk for every set of split modules that share code:
+//! 18 files for this app, each compressed alone, Home loading 14 of them. A
+//! joined file is loaded by every module that needed any of its parts, so a
+//! join costs the pages that needed only one part that part's bytes, and
+//! saves every page that needed both a file (a request, and the compression
+//! a file alone loses). The planner joins, cheapest first, while a join
+//! saves more than it costs, then while a page's first load still has more
+//! than [`MAX_FILES`] wasm files.
+//!
+//! It owns the plan and what follows from it: the joined files
+//! (`merge::join`), the loader's lists of what each split module waits for
+//! (`__wasm_split.js`, as the splitter wrote it but for those lists), and the
+//! map of each split module's files that index.html carries.
+
+use std::collections::{BTreeSet, HashMap};
+
+/// What a page's first load is, in split modules: the page's own, and
+/// Activity's, which every signed-in page loads after its paint
+/// (docs/activity.md). The weight says how much its bytes count: sign-in is a
+/// newcomer's first page, Home every reader's.
+pub const LOADS: &[(&str, &[&str], u64)] = &[
+    ("sign-in", &["page_signin"], 4),
+    ("Home", &["page_home", "page_activity"], 4),
+    ("a thread, a profile", &["pages", "page_activity"], 2),
+    ("Activity", &["page_activity"], 1),
+    ("Settings", &["extras", "page_activity"], 1),
+];
+
+/// No page's first load has more wasm files than this, the main module
+/// included (issue 48).
+pub const MAX_FILES: usize = 6;
+
+/// What a file costs a page beyond its bytes: its request, and what one file
+/// saves over two (brotli finds the repeats across both, wasm-opt merges
+/// their types). Measured on the first plan (docs/split.md): two groups of 8
+/// chunks each were 3.0 and 3.1 KB smaller joined than apart, about 400
+/// bytes a join.
+pub const PER_FILE: u64 = 400;
+
+/// One chunk as the splitter wrote it.
+#[derive(Clone, Debug)]
+pub struct Chunk {
+    /// Its file's name without `.wasm`: `chunk_<n>`.
+    pub stem: String,
+    /// The split modules that load it.
+    pub users: BTreeSet<String>,
+    /// Its size, brotli.
+    pub bytes: u64,
+}
+
+/// One file of the plan: chunks joined in that order (one chunk is left as
+/// it is), named after the first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub stems: Vec<String>,
+    pub users: BTreeSet<String>,
+    pub bytes: u64,
+}
+
+/// The chunks, joined into the groups that cost the weighted first loads
+/// least, with no load over `max_files` (the main module and its split
+/// modules counted). `split_modules` are the split modules that exist.
+pub fn plan(
+    chunks: &[Chunk],
+    split_modules: &BTreeSet<String>,
+    loads: &[(&str, &[&str], u64)],
+    max_files: usize,
+    per_file: u64,
+) -> Result<Vec<Group>, String> {
+    let loads: Vec<(BTreeSet<String>, u64)> = loads
+        .iter()
+        .map(|(_, modules, weight)| {
+            (modules.iter().map(|m| m.to_string()).filter(|m| split_modules.contains(m)).collect(), *weight)
+        })
+        .collect();
+    let mut groups: Vec<Group> =
+        chunks.iter().map(|c| Group { stems: vec![c.stem.clone()], users: c.users.clone(), bytes: c.bytes }).collect();
+    groups.sort_by_key(|g| number(&g.stems[0]));
+    let loaded_by = |g: &Group, load: &BTreeSet<String>| !g.users.is_disjoint(load);
+    let files = |groups: &[Group], load: &BTreeSet<String>| {
+        1 + load.len() + groups.iter().filter(|g| loaded_by(g, load)).count()
+    };
+    loop {
+        let over: Vec<&BTreeSet<String>> =
+            loads.iter().map(|(l, _)| l).filter(|l| files(&groups, l) > max_files).collect();
+        // The join of groups i and j, what it changes on the weighted loads.
+        let mut best: Option<(i64, usize, usize)> = None;
+        for i in 0..groups.len() {
+            for j in i + 1..groups.len() {
+                let (a, b) = (&groups[i], &groups[j]);
+                if !over.is_empty() && !over.iter().any(|l| loaded_by(a, l) && loaded_by(b, l)) {
+                    continue;
+                }
+                let mut change = 0i64;
+                for (load, weight) in &loads {
+                    let change_here = match (loaded_by(a, load), loaded_by(b, load)) {
+                        (true, true) => -(per_file as i64),
+                        (true, false) => b.bytes as i64,
+                        (false, true) => a.bytes as i64,
+                        (false, false) => 0,
+                    };
+                    change += change_here * *weight as i64;
+                }
+                if best.is_none_or(|(c, _, _)| change < c) {
+                    best = Some((change, i, j));
+                }
+            }
+        }
+        match best {
+            Some((change, i, j)) if !over.is_empty() || change < 0 => {
+                let b = groups.remove(j);
+                let a = &mut groups[i];
+                a.stems.extend(b.stems);
+                a.users.extend(b.users);
+                a.bytes += b.bytes;
+            }
+            _ if over.is_empty() => return Ok(groups),
+            _ => return Err(format!("no plan keeps every first load within {max_files} wasm files")),
+        }
+    }
+}
+
+/// `chunk_12` → 12, for the splitter's order.
+fn number(stem: &str) -> u64 {
+    stem.trim_start_matches(|c: char| !c.is_ascii_digit()).parse().unwrap_or(u64::MAX)
+}
+
+/// The splitter's loader (`__wasm_split.js`, before minifying) with the
+/// plan's files: the chunks joined into another are no longer loaded, and
+/// each split module waits for the files that hold its chunks, each once.
+/// The splitter writes one `const __chunk_<n> = makeLoad(…, []);` per chunk,
+/// after a comment naming its users, and one `export const
+/// __wasm_split_load_<module> = wrapAsyncCb(makeLoad(…, [<chunks>]));` per
+/// split module; anything else is kept as it is.
+pub fn loader(js: &str, groups: &[Group]) -> Result<String, String> {
+    let var = |stem: &str| format!("__{stem}");
+    let kept: HashMap<String, String> =
+        groups.iter().flat_map(|g| g.stems.iter().map(|s| (var(s), var(&g.stems[0])))).collect();
+    let mut out = String::new();
+    let mut rest = js;
+    let mut defined = BTreeSet::new();
+    loop {
+        let next_chunk = rest.find("const __chunk_");
+        let next_export = rest.find("export const __wasm_split_load_");
+        let at = match (next_chunk, next_export) {
+            (None, None) => break,
+            (Some(c), Some(e)) => c.min(e),
+            (Some(c), None) => c,
+            (None, Some(e)) => e,
+        };
+        if Some(at) == next_chunk {
+            let name_end = at + rest[at..].find(" = makeLoad(").ok_or("a chunk without makeLoad")?;
+            let name = &rest[at + "const ".len()..name_end];
+            let end = at + rest[at..].find(", []);\n").ok_or("a chunk's load does not end as expected")? + 7;
+            let target = kept.get(name).ok_or_else(|| format!("{name} is not in the plan"))?;
+            // The comment before it names its users: it goes with it.
+            let comment = rest[..at].rfind("/*").filter(|&c| !rest[c..at].trim_end().contains('\n'));
+            let block_start = comment.unwrap_or(at);
+            out.push_str(&rest[..block_start]);
+            if target == name {
+                out.push_str(&rest[block_start..end]);
+                defined.insert(name.to_owned());
+            }
+            rest = &rest[end..];
+        } else {
+            let end = at + rest[at..].find("]));\n").ok_or("a split module's load does not end as expected")?;
+            let open = rest[..end].rfind('[').filter(|&o| o > at).ok_or("a split module's load lists no chunks")?;
+            let mut waits: Vec<String> = Vec::new();
+            for dep in rest[open + 1..end].split(',').map(str::trim).filter(|d| !d.is_empty()) {
+                let target = kept.get(dep).ok_or_else(|| format!("{dep} is not in the plan"))?;
+                if !defined.contains(target) {
+                    return Err(format!("{target} is used before it is defined"));
+                }
+                if !waits.contains(target) {
+                    waits.push(target.clone());
+                }
+            }
+            out.push_str(&rest[..open + 1]);
+            out.push_str(&waits.join(", "));
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The splitter's map of each split module's files (`chunk_<n>` stems, then
+/// its own), with the plan's files instead of its chunks, each once.
+pub fn files_of_modules(
+    map: &HashMap<String, Vec<String>>,
+    groups: &[Group],
+) -> Result<HashMap<String, Vec<String>>, String> {
+    let file: HashMap<&str, &str> =
+        groups.iter().flat_map(|g| g.stems.iter().map(|s| (s.as_str(), g.stems[0].as_str()))).collect();
+    let mut out = HashMap::new();
+    for (module, stems) in map {
+        let mut files: Vec<String> = Vec::new();
+        for stem in stems {
+            let stem = if stem.starts_with("chunk_") {
+                *file.get(stem.as_str()).ok_or_else(|| format!("{stem} is not in the plan"))?
+            } else {
+                stem.as_str()
+            };
+            if !files.iter().any(|f| f == stem) {
+                files.push(stem.to_owned());
+            }
+        }
+        out.insert(module.clone(), files);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(n: u32, bytes: u64, users: &[&str]) -> Chunk {
+        Chunk { stem: format!("chunk_{n}"), users: users.iter().map(|u| u.to_string()).collect(), bytes }
+    }
+
+    fn modules(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    const TWO: &[(&str, &[&str], u64)] = &[("a", &["a"], 1), ("b", &["b"], 1)];
+
+    #[test]
+    fn chunks_that_every_load_needs_together_become_one_file() {
+        let chunks = [chunk(1, 5000, &["a", "b"]), chunk(2, 300, &["a", "b"]), chunk(3, 900, &["a"])];
+        let groups = plan(&chunks, &modules(&["a", "b"]), TWO, 6, 120).unwrap();
+        // 1 and 2: both loads need both, so joining them saves a file each.
+        // 3 with them would cost b 900 bytes to save a 120.
+        let stems: Vec<Vec<String>> = groups.iter().map(|g| g.stems.clone()).collect();
+        assert_eq!(stems, [vec!["chunk_1".to_string(), "chunk_2".into()], vec!["chunk_3".into()]]);
+        assert_eq!(groups[0].bytes, 5300);
+    }
+
+    #[test]
+    fn a_load_with_too_many_files_gets_the_cheapest_joins() {
+        // a needs 6 chunks: with its module and the main one, 8 files.
+        let chunks = [
+            chunk(1, 100, &["a"]),
+            chunk(2, 100, &["a", "b"]),
+            chunk(3, 9000, &["a", "b"]),
+            chunk(4, 200, &["a"]),
+            chunk(5, 8000, &["a", "b"]),
+            chunk(6, 50, &["a"]),
+        ];
+        let a_only: &[(&str, &[&str], u64)] = &[("a", &["a"], 1), ("b", &["b"], 1)];
+        let groups = plan(&chunks, &modules(&["a", "b"]), a_only, 4, 120).unwrap();
+        let files = |m: &str| 2 + groups.iter().filter(|g| g.users.contains(m)).count();
+        assert!(files("a") <= 4, "{groups:?}");
+        // The big chunks b needs too were not joined with what only a needs.
+        for g in &groups {
+            if g.stems.contains(&"chunk_3".into()) || g.stems.contains(&"chunk_5".into()) {
+                assert!(g.stems.iter().all(|s| ["chunk_2", "chunk_3", "chunk_5"].contains(&s.as_str())), "{groups:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_plan_that_cannot_hold_the_limit_is_an_error() {
+        let chunks = [chunk(1, 100, &["a"])];
+        assert!(plan(&chunks, &modules(&["a", "b"]), TWO, 2, 120).is_err());
+    }
+
+    /// The loader as wasm_split_cli_support 0.2.4 writes it (src/js.rs).
+    const LOADER: &str = "import { initSync } from \"./perch.js\";\n\nfunction makeLoad() {}\n\
+/* a, b */\nconst __chunk_1 = makeLoad(() => {\n    const src = fetch(new URL(\"./chunk_1.wasm\", import.meta.url));\n}\n, []);\n\
+/* a */\nconst __chunk_2 = makeLoad(() => {\n    const src = fetch(new URL(\"./chunk_2.wasm\", import.meta.url));\n}\n, []);\n\
+/* b */\nconst __chunk_3 = makeLoad(() => {\n    const src = fetch(new URL(\"./chunk_3.wasm\", import.meta.url));\n}\n, []);\n\
+export const __wasm_split_load_b = wrapAsyncCb(makeLoad(() => {\n    const src = fetch(new URL(\"./split_b.wasm\", import.meta.url));\n}\n, [__chunk_1, __chunk_3]));\n\
+export const __wasm_split_load_a = wrapAsyncCb(makeLoad(() => {\n    const src = fetch(new URL(\"./split_a.wasm\", import.meta.url));\n}\n, [__chunk_1, __chunk_2]));\n";
+
+    #[test]
+    fn the_loader_loads_each_planned_file_once() {
+        let groups = [
+            Group { stems: vec!["chunk_1".into(), "chunk_2".into()], users: modules(&["a", "b"]), bytes: 0 },
+            Group { stems: vec!["chunk_3".into()], users: modules(&["b"]), bytes: 0 },
+        ];
+        let js = loader(LOADER, &groups).unwrap();
+        assert!(!js.contains("chunk_2"), "{js}");
+        assert_eq!(js.matches("const __chunk_1 = makeLoad(").count(), 1, "{js}");
+        assert!(js.contains("/* a, b */\nconst __chunk_1"), "{js}");
+        assert!(js.contains("split_b.wasm\", import.meta.url));\n}\n, [__chunk_1, __chunk_3]));"), "{js}");
+        assert!(js.contains("split_a.wasm\", import.meta.url));\n}\n, [__chunk_1]));"), "{js}");
+        assert!(js.starts_with("import { initSync }"), "{js}");
+        // A chunk the plan does not know stops the build.
+        assert!(loader(LOADER, &groups[..1]).is_err());
+    }
+
+    #[test]
+    fn each_module_lists_its_planned_files_once() {
+        let groups = [Group { stems: vec!["chunk_1".into(), "chunk_2".into()], users: modules(&["a"]), bytes: 0 }];
+        let map = HashMap::from([("a".to_string(), vec!["chunk_1".into(), "chunk_2".into(), "split_a".into()])]);
+        assert_eq!(files_of_modules(&map, &groups).unwrap()["a"], ["chunk_1", "split_a"]);
+    }
+}
