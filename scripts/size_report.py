@@ -27,7 +27,9 @@ import gzip, json, os, re, subprocess, sys
 # first screen in the HTML"), and by 0.6 KB for its start asking for the
 # app's files after the paint on that page, and pressing a button pressed
 # early again (same section).
-LIMITS = {'signin': 291_600, 'home': 386_100, 'thread': 417_300, 'profile': 417_300, 'activity': 340_600}
+# Lowered with the chunk planner (issue 48, docs/split.md): the measures of
+# that build plus 1 KB.
+LIMITS = {'signin': 288_400, 'home': 384_900, 'thread': 414_100, 'profile': 414_100, 'activity': 339_300}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its
@@ -87,7 +89,7 @@ def main():
             over.append(entry)
         # With what a signed-in page loads after its paint (Activity's
         # checks): every wasm file, the main module's included.
-        later = [] if entry == 'signin' else chunks['modules'].get('page_activity', [])
+        later = [] if entry == 'signin' else chunks['modules'].get('activity_check', [])
         both = modules + [f for f in later if f not in modules]
         wasm = [f for f in shell if f.endswith('.wasm')] + [f for f in both if f.endswith('.wasm')]
         after = base + sum(sizes[f] for f in both)

@@ -97,14 +97,14 @@ test('the planned files: a page asks for the files the map names for it, each on
   await page.goto('/');
   await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
   // Activity's checks load after Home's paint (docs/activity.md).
-  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_page_activity.wasm');
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_activity_check.wasm');
   const { modules, main } = await chunkMap(page);
   const asked = await page.evaluate(() =>
     (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .map((e) => new URL(e.name).pathname)
       .filter((p) => p.endsWith('.wasm')),
   );
-  const home = new Set([main, ...modules.page_home, ...modules.page_activity]);
+  const home = new Set([main, ...modules.page_home, ...modules.activity_check]);
   // The pages Home links to come early, at low priority, once it settled.
   const linked = new Set(modules.pages);
   for (const file of asked) expect(home.has(file) || linked.has(file), `${file} is not Home's: ${asked}`).toBe(true);
@@ -129,7 +129,27 @@ test('a page whose joined chunk cannot be loaded says so with Retry, and Retry o
   await expect(alert).toBeVisible();
   await expect(page.getByRole('banner')).toBeVisible();
   blocked = false;
+  // Said once, by the page: the checks that needed the same file stay quiet.
+  await expect(page.getByRole('alert').filter({ hasText: 'could not be loaded' })).toHaveCount(1);
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
   await expect(alert).toHaveCount(0);
+});
+
+test("Activity's checks that cannot be loaded say nothing, and load when the browser is back online", async ({ page, context }) => {
+  await signInWithToken(page, 'mira');
+  let blocked = true;
+  await page.route('**/split_activity_check.wasm', (route) => (blocked ? route.abort() : route.continue()));
+  await page.goto('/');
+  const feed = page.getByRole('feed', { name: 'Timeline' });
+  await expect(feed.getByRole('article').first()).toBeVisible();
+  // The checks were asked for after the paint, and failed.
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_activity_check.wasm');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  blocked = false;
+  const loaded = page.waitForResponse((r) => r.url().endsWith('/split_activity_check.wasm') && r.ok());
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await loaded;
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });

@@ -65,6 +65,10 @@ pub enum Meanwhile {
     Page,
     /// A feature: nothing.
     Nothing,
+    /// Work in the background (Activity's checks): nothing while it comes,
+    /// nothing when it cannot be loaded (the page's own error says that
+    /// once); asked for again when the browser is back online.
+    Background,
 }
 
 /// Draws what `draw` makes once `load` has the module: in the same frame
@@ -129,7 +133,7 @@ pub fn placeholder(meanwhile: Meanwhile) -> AnyView {
             </main>
         }
         .into_any(),
-        Meanwhile::Nothing => ().into_any(),
+        Meanwhile::Nothing | Meanwhile::Background => ().into_any(),
     }
 }
 
@@ -157,5 +161,21 @@ fn unloaded(failed: RwSignal<bool>, meanwhile: Meanwhile) -> AnyView {
             .into_any()
         }
         Meanwhile::Nothing => said.into_any(),
+        Meanwhile::Background => {
+            // Once, and gone with the view: a later failure listens again.
+            let again = StoredValue::new(None::<WindowListenerHandle>);
+            again.set_value(Some(window_event_listener_untyped("online", move |_| {
+                if let Some(handle) = again.try_update_value(Option::take).flatten() {
+                    handle.remove();
+                }
+                let _ = failed.try_set(false);
+            })));
+            on_cleanup(move || {
+                if let Some(handle) = again.try_update_value(Option::take).flatten() {
+                    handle.remove();
+                }
+            });
+            ().into_any()
+        }
     }
 }

@@ -104,7 +104,7 @@ pub fn Shell(
                 .into_any()
             })}
             {move || help_asked.get().then(|| later(shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
-            {move || watching.get().then(|| later(activity_watch::load, activity_watch::draw, Meanwhile::Nothing))}
+            {move || watching.get().then(|| later(activity_watch::load, activity_watch::draw, Meanwhile::Background))}
             {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
@@ -155,7 +155,9 @@ fn watch_activity_after_paint(session: crate::account::session::Session, config:
 #[derive(Clone, Copy)]
 struct ActivityEvery(u32);
 
-lazy! { page_activity, fn activity_watch() {
+// The checks alone, without the page's drawing: every signed-in page loads
+// them after its paint (issue 48: their own module, small).
+lazy! { activity_check, fn activity_watch() {
     let every = use_context::<ActivityEvery>().map_or(crate::store::activity::EVERY_S, |e| e.0);
     crate::store::activity::watch(crate::store::use_store(), every);
 } }

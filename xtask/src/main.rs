@@ -79,7 +79,9 @@ fn web() -> Result<(), Failure> {
     let _ = fs::remove_dir_all(&work);
     fs::create_dir_all(&work)?;
     let input = fs::read(&wasm)?;
-    let main_split = work.join("main_split.wasm");
+    // The main module before wasm-bindgen stays outside the package: the
+    // planner may join chunks into it and run wasm-bindgen again.
+    let main_split = target_dir.join("main_split.wasm");
     let split = wasm_split_cli_support::transform({
         let mut o = wasm_split_cli_support::Options::new(&input);
         o.output_dir = &work;
@@ -88,27 +90,15 @@ fn web() -> Result<(), Failure> {
         o.link_name = "./__wasm_split.js";
         o
     })?;
-    run(Command::new("wasm-bindgen")
-        .args([
-            "--target",
-            "web",
-            "--keep-lld-exports",
-            "--no-demangle",
-            "--no-typescript",
-            "--out-name",
-            APP,
-            "--out-dir",
-        ])
-        .arg(&work)
-        .arg(&main_split))?;
-    fs::remove_file(&main_split)?;
+    bindgen(&main_split, &work)?;
     // PERCH_WASM_OPT=0 keeps the modules as the splitter and wasm-bindgen
     // left them, names and all, for looking inside (twiggy; docs/size.md).
     let opt = release && env::var("PERCH_WASM_OPT").as_deref() != Ok("0");
     if opt {
         optimize(&work, &files_of(&work)?)?;
     }
-    let modules = join_chunks(&work, &split.prefetch_map, opt)?;
+    let modules = join_chunks(&work, &main_split, &split.prefetch_map, opt)?;
+    fs::remove_file(&main_split)?;
     if release {
         minify(&work)?;
     }
@@ -196,12 +186,32 @@ fn with_first_screen(html: &str, screens: &serde_json::Value) -> Result<String, 
     Ok(format!("{}{}{}", &html[..at], templates, &html[at..]))
 }
 
+/// Step 3: the main module's JS glue (`perch.js`) and its wasm
+/// (`perch_bg.wasm`), in `work`.
+fn bindgen(main_split: &Path, work: &Path) -> Result<(), Failure> {
+    run(Command::new("wasm-bindgen")
+        .args([
+            "--target",
+            "web",
+            "--keep-lld-exports",
+            "--no-demangle",
+            "--no-typescript",
+            "--out-name",
+            APP,
+            "--out-dir",
+        ])
+        .arg(work)
+        .arg(main_split))
+}
+
 /// Step 4b, the chunk planner (`plan.rs`): the splitter's chunks joined as
 /// the plan says, measured as they will be served (after wasm-opt in a
-/// release build), the loader told, the joined files optimised again.
-/// Answers each split module's files.
+/// release build), the loader told, the joined files optimised again. The
+/// chunks joined into the main module go into it before wasm-bindgen,
+/// which runs again. Answers each split module's files.
 fn join_chunks(
     work: &Path,
+    main_split: &Path,
     map: &std::collections::HashMap<String, Vec<String>>,
     opt: bool,
 ) -> Result<std::collections::HashMap<String, Vec<String>>, Failure> {
@@ -226,17 +236,27 @@ fn join_chunks(
         if group.stems.len() < 2 {
             continue;
         }
+        let into_main = group.stems[0] == plan::MAIN;
+        let parts_of = if into_main { &group.stems[1..] } else { &group.stems[..] };
         let mut parts = Vec::new();
-        for stem in &group.stems {
+        for stem in parts_of {
+            // What the splitter wrote: a chunk already through wasm-opt is
+            // as good, and the main module is not yet (it is optimised
+            // again with what joined it).
             parts.push(fs::read(work.join(format!("{stem}.wasm")))?);
         }
-        let bytes = merge::join(&parts)?;
-        for stem in &group.stems[1..] {
+        for stem in &parts_of[usize::from(!into_main)..] {
             fs::remove_file(work.join(format!("{stem}.wasm")))?;
         }
-        let file = format!("{}.wasm", group.stems[0]);
-        fs::write(work.join(&file), bytes)?;
-        joined.push(file);
+        if into_main {
+            fs::write(main_split, merge::join_into_main(&fs::read(main_split)?, &parts)?)?;
+            bindgen(main_split, work)?;
+            joined.push(format!("{APP}_bg.wasm"));
+        } else {
+            let file = format!("{}.wasm", group.stems[0]);
+            fs::write(work.join(&file), merge::join(&parts)?)?;
+            joined.push(file);
+        }
     }
     let loader = work.join("__wasm_split.js");
     fs::write(&loader, plan::loader(&fs::read_to_string(&loader)?, &groups)?)?;

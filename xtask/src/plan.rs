@@ -18,17 +18,24 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-/// What a page's first load is, in split modules: the page's own, and
-/// Activity's, which every signed-in page loads after its paint
-/// (docs/activity.md). The weight says how much its bytes count: sign-in is a
-/// newcomer's first page, Home every reader's.
+/// What a page loads, in split modules (the main module always): before its
+/// paint, its own; after it, Activity's checks, which every signed-in page
+/// loads (docs/activity.md). The weight says how much its bytes count: a
+/// byte before the paint delays it, and sign-in is a newcomer's first page,
+/// Home every reader's. Each load is held to [`MAX_FILES`].
 pub const LOADS: &[(&str, &[&str], u64)] = &[
     ("sign-in", &["page_signin"], 4),
-    ("Home", &["page_home", "page_activity"], 4),
-    ("a thread, a profile", &["pages", "page_activity"], 2),
-    ("Activity", &["page_activity"], 1),
-    ("Settings", &["extras", "page_activity"], 1),
+    ("Home", &["page_home"], 4),
+    ("Home, then the checks", &["page_home", "activity_check"], 1),
+    ("a thread, a profile", &["pages"], 2),
+    ("a thread, a profile, then the checks", &["pages", "activity_check"], 1),
+    ("Activity", &["page_activity", "activity_check"], 1),
+    ("Settings", &["extras", "activity_check"], 1),
 ];
+
+/// The main module's name in a plan: a chunk joined into it is loaded by
+/// every page, in the main module's file.
+pub const MAIN: &str = "main";
 
 /// No page's first load has more wasm files than this, the main module
 /// included (issue 48).
@@ -53,7 +60,8 @@ pub struct Chunk {
 }
 
 /// One file of the plan: chunks joined in that order (one chunk is left as
-/// it is), named after the first.
+/// it is), named after the first; or the main module ([`MAIN`]) with the
+/// chunks joined into it after its own code.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {
     pub stems: Vec<String>,
@@ -80,10 +88,12 @@ pub fn plan(
     let mut groups: Vec<Group> =
         chunks.iter().map(|c| Group { stems: vec![c.stem.clone()], users: c.users.clone(), bytes: c.bytes }).collect();
     groups.sort_by_key(|g| number(&g.stems[0]));
-    let loaded_by = |g: &Group, load: &BTreeSet<String>| !g.users.is_disjoint(load);
-    let files = |groups: &[Group], load: &BTreeSet<String>| {
-        1 + load.len() + groups.iter().filter(|g| loaded_by(g, load)).count()
-    };
+    // The main module, first: loaded by every page, so a chunk joined into
+    // it costs the pages that did not need it its bytes.
+    groups.insert(0, Group { stems: vec![MAIN.into()], users: BTreeSet::new(), bytes: 0 });
+    let loaded_by = |g: &Group, load: &BTreeSet<String>| g.stems[0] == MAIN || !g.users.is_disjoint(load);
+    let files =
+        |groups: &[Group], load: &BTreeSet<String>| load.len() + groups.iter().filter(|g| loaded_by(g, load)).count();
     loop {
         let over: Vec<&BTreeSet<String>> =
             loads.iter().map(|(l, _)| l).filter(|l| files(&groups, l) > max_files).collect();
@@ -112,16 +122,25 @@ pub fn plan(
         }
         match best {
             Some((change, i, j)) if !over.is_empty() || change < 0 => {
+                // i < j, and the main module is first: it stays.
                 let b = groups.remove(j);
                 let a = &mut groups[i];
                 a.stems.extend(b.stems);
                 a.users.extend(b.users);
                 a.bytes += b.bytes;
             }
-            _ if over.is_empty() => return Ok(groups),
+            _ if over.is_empty() => {
+                return Ok(groups.into_iter().filter(|g| g.stems.len() > 1 || g.stems[0] != MAIN).collect())
+            }
             _ => return Err(format!("no plan keeps every first load within {max_files} wasm files")),
         }
     }
+}
+
+/// The chunks the plan joins into the main module.
+#[cfg(test)]
+pub fn into_main(groups: &[Group]) -> &[String] {
+    groups.iter().find(|g| g.stems[0] == MAIN).map_or(&[], |g| &g.stems[1..])
 }
 
 /// `chunk_12` → 12, for the splitter's order.
@@ -131,7 +150,8 @@ fn number(stem: &str) -> u64 {
 
 /// The splitter's loader (`__wasm_split.js`, before minifying) with the
 /// plan's files: the chunks joined into another are no longer loaded, and
-/// each split module waits for the files that hold its chunks, each once.
+/// each split module waits for the files that hold its chunks, each once
+/// (not for the main module's, which is there before any).
 /// The splitter writes one `const __chunk_<n> = makeLoad(…, []);` per chunk,
 /// after a comment naming its users, and one `export const
 /// __wasm_split_load_<module> = wrapAsyncCb(makeLoad(…, [<chunks>]));` per
@@ -172,6 +192,9 @@ pub fn loader(js: &str, groups: &[Group]) -> Result<String, String> {
             let mut waits: Vec<String> = Vec::new();
             for dep in rest[open + 1..end].split(',').map(str::trim).filter(|d| !d.is_empty()) {
                 let target = kept.get(dep).ok_or_else(|| format!("{dep} is not in the plan"))?;
+                if *target == var(MAIN) {
+                    continue;
+                }
                 if !defined.contains(target) {
                     return Err(format!("{target} is used before it is defined"));
                 }
@@ -205,7 +228,7 @@ pub fn files_of_modules(
             } else {
                 stem.as_str()
             };
-            if !files.iter().any(|f| f == stem) {
+            if stem != MAIN && !files.iter().any(|f| f == stem) {
                 files.push(stem.to_owned());
             }
         }
@@ -227,11 +250,13 @@ mod tests {
     }
 
     const TWO: &[(&str, &[&str], u64)] = &[("a", &["a"], 1), ("b", &["b"], 1)];
+    /// And a page that needs none of the chunks: the main module is dear.
+    const THREE: &[(&str, &[&str], u64)] = &[("a", &["a"], 1), ("b", &["b"], 1), ("c", &["c"], 1)];
 
     #[test]
     fn chunks_that_every_load_needs_together_become_one_file() {
         let chunks = [chunk(1, 5000, &["a", "b"]), chunk(2, 300, &["a", "b"]), chunk(3, 900, &["a"])];
-        let groups = plan(&chunks, &modules(&["a", "b"]), TWO, 6, 120).unwrap();
+        let groups = plan(&chunks, &modules(&["a", "b", "c"]), THREE, 6, 120).unwrap();
         // 1 and 2: both loads need both, so joining them saves a file each.
         // 3 with them would cost b 900 bytes to save a 120.
         let stems: Vec<Vec<String>> = groups.iter().map(|g| g.stems.clone()).collect();
@@ -250,9 +275,8 @@ mod tests {
             chunk(5, 8000, &["a", "b"]),
             chunk(6, 50, &["a"]),
         ];
-        let a_only: &[(&str, &[&str], u64)] = &[("a", &["a"], 1), ("b", &["b"], 1)];
-        let groups = plan(&chunks, &modules(&["a", "b"]), a_only, 4, 120).unwrap();
-        let files = |m: &str| 2 + groups.iter().filter(|g| g.users.contains(m)).count();
+        let groups = plan(&chunks, &modules(&["a", "b", "c"]), THREE, 4, 120).unwrap();
+        let files = |m: &str| 2 + groups.iter().filter(|g| g.stems[0] != MAIN && g.users.contains(m)).count();
         assert!(files("a") <= 4, "{groups:?}");
         // The big chunks b needs too were not joined with what only a needs.
         for g in &groups {
@@ -263,9 +287,19 @@ mod tests {
     }
 
     #[test]
+    fn a_small_chunk_every_load_needs_goes_into_the_main_module() {
+        let chunks = [chunk(1, 600, &["a", "b"]), chunk(2, 9000, &["a"])];
+        let groups = plan(&chunks, &modules(&["a", "b"]), TWO, 6, 120).unwrap();
+        assert_eq!(into_main(&groups), ["chunk_1"], "{groups:?}");
+        // Not the big one only a needs: b would pay for it.
+        assert!(groups.iter().any(|g| g.stems == ["chunk_2"]), "{groups:?}");
+    }
+
+    #[test]
     fn a_plan_that_cannot_hold_the_limit_is_an_error() {
         let chunks = [chunk(1, 100, &["a"])];
-        assert!(plan(&chunks, &modules(&["a", "b"]), TWO, 2, 120).is_err());
+        // The main module and a's own are 2 files already.
+        assert!(plan(&chunks, &modules(&["a", "b"]), TWO, 1, 120).is_err());
     }
 
     /// The loader as wasm_split_cli_support 0.2.4 writes it (src/js.rs).
@@ -283,6 +317,14 @@ export const __wasm_split_load_a = wrapAsyncCb(makeLoad(() => {\n    const src =
             Group { stems: vec!["chunk_3".into()], users: modules(&["b"]), bytes: 0 },
         ];
         let js = loader(LOADER, &groups).unwrap();
+        // Joined into the main module: not loaded at all.
+        let in_main = [
+            Group { stems: vec![MAIN.into(), "chunk_3".into()], users: modules(&["b"]), bytes: 0 },
+            Group { stems: vec!["chunk_1".into(), "chunk_2".into()], users: modules(&["a", "b"]), bytes: 0 },
+        ];
+        let main_js = loader(LOADER, &in_main).unwrap();
+        assert!(!main_js.contains("chunk_3"), "{main_js}");
+        assert!(main_js.contains("split_b.wasm\", import.meta.url));\n}\n, [__chunk_1]));"), "{main_js}");
         assert!(!js.contains("chunk_2"), "{js}");
         assert_eq!(js.matches("const __chunk_1 = makeLoad(").count(), 1, "{js}");
         assert!(js.contains("/* a, b */\nconst __chunk_1"), "{js}");
