@@ -28,8 +28,12 @@ import gzip, json, os, re, subprocess, sys
 # app's files after the paint on that page, and pressing a button pressed
 # early again (same section).
 # Lowered with the chunk planner (issue 48, docs/split.md): the measures of
-# that build plus 1 KB.
-LIMITS = {'signin': 288_400, 'home': 384_900, 'thread': 414_100, 'profile': 414_100, 'activity': 339_300}
+# that build plus 1 KB; then raised for the reads started before the code
+# (+2.7 KB: the main module's early reads, index.html's start asking for
+# them; Activity +10 KB more, a chunk the splitter cut differently in that
+# build: docs/size.md, "The chunk planner, the checks apart, reads before
+# the code").
+LIMITS = {'signin': 291_700, 'home': 387_100, 'thread': 416_100, 'profile': 416_100, 'activity': 349_400}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

@@ -153,3 +153,59 @@ test("Activity's checks that cannot be loaded say nothing, and load when the bro
   await loaded;
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test("a page's first reads start with the HTML, before the wasm, and the page uses their answers", async ({ page }) => {
+  const [post] = (await api(page, token('sam'), '/user/@sam/posts/1')).posts;
+  await signInWithToken(page, 'mira');
+  await page.goto('/signin');
+  // Every read of the API, by path.
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'GET' && path.startsWith('/api/v1/')) reads.push(path.slice('/api/v1'.length));
+  });
+  // The main module (the app's code) is held back until the thread's reads
+  // have gone: index.html asked for them.
+  const readsGone = Promise.all([
+    page.waitForRequest((r) => new URL(r.url()).pathname === `/api/v1/post/${post.uuid}`),
+    page.waitForRequest((r) => new URL(r.url()).pathname === `/api/v1/post/${post.uuid}/replies/1`),
+  ]);
+  await page.route('**/perch_bg.wasm', async (route) => {
+    await readsGone;
+    await route.continue();
+  });
+  await page.goto(`/post/${post.uuid}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Post by /);
+  await expect(page.getByRole('article').filter({ hasText: post.content.slice(0, 20) }).first()).toBeVisible();
+  // Each asked once: the page took the answers of the reads started early.
+  expect(reads.filter((p) => p === `/post/${post.uuid}`)).toHaveLength(1);
+  expect(reads.filter((p) => p === `/post/${post.uuid}/replies/1`)).toHaveLength(1);
+});
+
+test("a page opened by a link starts its reads while its module downloads, and uses their answers", async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'GET' && path.startsWith('/api/v1/')) reads.push(path.slice('/api/v1'.length));
+  });
+  let repliesGone: (v?: unknown) => void = () => {};
+  const gone = new Promise((ok) => (repliesGone = ok));
+  page.on('request', (r) => {
+    if (/\/api\/v1\/post\/[^/]+\/replies\/1$/.test(new URL(r.url()).pathname)) repliesGone();
+  });
+  // The pages' module comes only once the thread's replies were asked for.
+  await page.route('**/split_pages.wasm', async (route) => {
+    await gone;
+    await route.continue();
+  });
+  await page.goto('/');
+  const first = page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first();
+  await expect(first).toBeVisible();
+  const link = first.getByRole('link', { name: /ago|now|\d/ }).first();
+  const uuid = (await link.getAttribute('href'))!.split('/').pop()!;
+  await link.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Post by /);
+  // Home had the post; its replies were read once, by the route, for the page.
+  expect(reads.filter((p) => p === `/post/${uuid}/replies/1`)).toHaveLength(1);
+});

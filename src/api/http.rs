@@ -7,6 +7,7 @@
 use gloo_net::http::RequestBuilder;
 
 /// A response, read whole.
+#[derive(Clone)]
 pub struct Reply {
     pub status: u16,
     pub retry_after: Option<u64>,

@@ -1,7 +1,8 @@
 //! The API client: one async function per operation of the interface and the
 //! OAuth token calls. It adds the Bearer token, refreshes it shortly before
 //! it expires and once on a 401, aborts a request when the page that asked
-//! for it goes away, and turns every failure into one [`ApiError`].
+//! for it goes away, and turns every failure into one [`ApiError`]. A page's
+//! first reads may start before its code has arrived ([`Api::read_early`]).
 
 pub mod config;
 pub mod http;
@@ -106,7 +107,25 @@ pub struct Api {
     /// The account every request of this client is made as ([`Api::as_account`]),
     /// or `None`: whichever account is current when a request goes.
     account: Option<Arc<str>>,
+    /// Reads started before the page that wants them was drawn.
+    early: Arc<std::sync::Mutex<Vec<EarlyRead>>>,
 }
+
+/// A read started before the page that needs it has its code (issue 48: a
+/// page's `data()`): its route, in the main module, starts it while the
+/// page's module downloads; the page's own read of the same path, as the
+/// same account, takes the answer instead of asking again.
+struct EarlyRead {
+    account: String,
+    path: String,
+    /// Resolves when the answer is in `reply` (a JS promise: the app awaits
+    /// those already, where a shared Rust future cost 1.5 KB of wasm).
+    done: SendWrapper<js_sys::Promise>,
+    reply: Arc<std::sync::Mutex<Option<Result<Reply, ApiError>>>>,
+}
+
+/// The most early reads waiting to be taken: a page starts two or three.
+const EARLY_KEPT: usize = 6;
 
 /// A conditional read's answer ([`Api::get_if_changed`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +170,106 @@ impl Api {
             refreshing: Default::default(),
             reach: ArcRwSignal::new(Reach::default()),
             account: None,
+            early: Default::default(),
         }
+    }
+
+    /// Starts the read of `path` (a GET of the interface) now, for the page
+    /// about to be drawn: its own read of that path, made as the same
+    /// account, takes this answer ([`Api::call`]). Nothing when no one is
+    /// signed in, or when that read was started already. An answer no page
+    /// took is dropped when the route that asked goes away.
+    pub fn read_early(&self, path: String) {
+        let Some(account) = self.account_now() else { return };
+        if Self::page_started(&path) {
+            return;
+        }
+        let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
+        if early.iter().any(|e| e.account == account && e.path == path) {
+            return;
+        }
+        let mut resolve = None;
+        let done = js_sys::Promise::new(&mut |ok, _| resolve = Some(ok));
+        let reply = Arc::new(std::sync::Mutex::new(None));
+        let (api, asked, answer) = (self.clone(), path.clone(), reply.clone());
+        leptos::task::spawn_local(async move {
+            let got = api.exchange("GET", &asked, None, None, None).await;
+            *answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(got);
+            if let Some(resolve) = resolve {
+                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            }
+        });
+        if early.len() >= EARLY_KEPT {
+            early.remove(0);
+        }
+        early.push(EarlyRead { account: account.clone(), path: path.clone(), done: SendWrapper::new(done), reply });
+        drop(early);
+        if Owner::current().is_some() {
+            let early = self.early.clone();
+            on_cleanup(move || {
+                early.lock().unwrap_or_else(|e| e.into_inner()).retain(|e| e.account != account || e.path != path)
+            });
+        }
+    }
+
+    /// The answer of a read `index.html` started before the wasm
+    /// (`window.perchEarly`, a promise per path), taken once: only a 200,
+    /// made as the account this request goes as.
+    async fn take_from_page(&self, path: &str) -> Option<Reply> {
+        use wasm_bindgen::JsCast;
+        let early = js_sys::Reflect::get(&window(), &"perchEarly".into()).ok().filter(|v| v.is_object())?;
+        let key = wasm_bindgen::JsValue::from_str(path);
+        let promise = js_sys::Reflect::get(&early, &key).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+        let _ = js_sys::Reflect::delete_property(early.unchecked_ref::<js_sys::Object>(), &key);
+        let answer = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+        let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).ok();
+        if field("account")?.as_string() != self.account_now() || field("status")?.as_f64() != Some(200.0) {
+            return None;
+        }
+        self.learn_reach(true);
+        Some(Reply {
+            status: 200,
+            retry_after: None,
+            etag: field("etag")?.as_string(),
+            text: field("text")?.as_string()?,
+        })
+    }
+
+    /// Whether `index.html` started the read of `path` already.
+    fn page_started(path: &str) -> bool {
+        js_sys::Reflect::get(&window(), &"perchEarly".into())
+            .ok()
+            .filter(|v| v.is_object())
+            .is_some_and(|early| js_sys::Reflect::has(&early, &path.into()).unwrap_or(false))
+    }
+
+    /// The account a request made now goes as.
+    fn account_now(&self) -> Option<String> {
+        match &self.account {
+            Some(bound) => Some(bound.to_string()),
+            None => self.tokens.held().map(|h| h.account),
+        }
+    }
+
+    /// The answer of the early read of `path`, once it is in: only when the
+    /// account it was made as is the one this request goes as.
+    async fn take_early(&self, path: &str) -> Option<Result<Reply, ApiError>> {
+        let read = {
+            let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
+            match early.iter().position(|e| e.path == path) {
+                Some(at) => early.remove(at),
+                None => {
+                    drop(early);
+                    return self.take_from_page(path).await.map(Ok);
+                }
+            }
+        };
+        if Some(&read.account) != self.account_now().as_ref() {
+            return None;
+        }
+        let _ = wasm_bindgen_futures::JsFuture::from(read.done.take()).await;
+        let answer = read.reply.lock().unwrap_or_else(|e| e.into_inner()).take();
+        answer
     }
 
     /// This client, bound to the account `uuid` from the first request to
@@ -231,6 +349,12 @@ impl Api {
         body: Option<String>,
         key: Option<&str>,
     ) -> Result<T, ApiError> {
+        // A read the page's route started early: its answer, if it got one.
+        if method == "GET" && body.is_none() && key.is_none() {
+            if let Some(Ok(reply)) = self.take_early(path).await {
+                return parse(&reply.text);
+            }
+        }
         // Boxed as a trait object: one copy of its state machine, not one
         // inlined into each body type's future.
         let exchange: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Reply, ApiError>> + '_>> =
@@ -302,11 +426,11 @@ impl Api {
     // The eleven operations.
 
     pub async fn get_post(&self, uuid: &str) -> Result<Post, ApiError> {
-        self.call("GET", &format!("/post/{}", enc(uuid)), None).await
+        self.call("GET", &path::post(uuid), None).await
     }
 
     pub async fn replies(&self, uuid: &str, page: u32) -> Result<RepliesPage, ApiError> {
-        self.call("GET", &format!("/post/{}/replies/{page}", enc(uuid)), None).await
+        self.call("GET", &path::replies(uuid, page), None).await
     }
 
     // The three writes carry the action's Idempotency-Key: sent again after
@@ -331,11 +455,11 @@ impl Api {
 
     /// A user by `@username` or uuid.
     pub async fn user(&self, key: &str) -> Result<User, ApiError> {
-        self.call("GET", &format!("/user/{}", enc(key)), None).await
+        self.call("GET", &path::user(key), None).await
     }
 
     pub async fn user_posts(&self, uuid: &str, page: u32) -> Result<UserPostsPage, ApiError> {
-        self.call("GET", &format!("/user/{}/posts/{page}", enc(uuid)), None).await
+        self.call("GET", &path::user_posts(uuid, page), None).await
     }
 
     pub async fn follow(&self, uuid: &str) -> Result<FollowResult, ApiError> {
@@ -343,7 +467,7 @@ impl Api {
     }
 
     pub async fn following(&self, uuid: &str) -> Result<FollowingList, ApiError> {
-        self.call("GET", &format!("/user/{}/following", enc(uuid)), None).await
+        self.call("GET", &path::following(uuid), None).await
     }
 
     pub async fn followers(&self, uuid: &str) -> Result<FollowersList, ApiError> {
@@ -389,6 +513,33 @@ impl Api {
         } else {
             Err(error_from(res))
         }
+    }
+}
+
+/// The paths of the reads a page may start early ([`Api::read_early`]),
+/// the same the operations ask.
+pub mod path {
+    use super::enc;
+
+    pub fn post(uuid: &str) -> String {
+        format!("/post/{}", enc(uuid))
+    }
+
+    pub fn replies(uuid: &str, page: u32) -> String {
+        format!("/post/{}/replies/{page}", enc(uuid))
+    }
+
+    /// A user by `@username` or uuid.
+    pub fn user(key: &str) -> String {
+        format!("/user/{}", enc(key))
+    }
+
+    pub fn user_posts(uuid: &str, page: u32) -> String {
+        format!("/user/{}/posts/{page}", enc(uuid))
+    }
+
+    pub fn following(uuid: &str) -> String {
+        format!("/user/{}/following", enc(uuid))
     }
 }
 

@@ -19,6 +19,8 @@ use leptos_router::components::A;
 
 #[component]
 pub fn HomePage() -> impl IntoView {
+    // The page's data(): its first reads go while its code downloads.
+    expect_context::<HomeTimeline>().read_early();
     later(home_page::load, home_page::draw, Meanwhile::Page)
 }
 

@@ -19,6 +19,8 @@ use leptos_router::NavigateOptions;
 
 #[component]
 pub fn Profile() -> impl IntoView {
+    // The page's data(): its first read goes while its code downloads.
+    crate::store::use_store().read_user_early(&crate::routes::param("id").get_untracked());
     later(profile_page::load, profile_page::draw, Meanwhile::Page)
 }
 

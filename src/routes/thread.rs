@@ -50,6 +50,8 @@ fn ancestors(store: &Store, uuid: &str) -> Vec<Ancestor> {
 
 #[component]
 pub fn Thread() -> impl IntoView {
+    // The page's data(): its first reads go while its code downloads.
+    use_store().read_thread_early(&crate::routes::param("uuid").get_untracked());
     later(thread_page::load, thread_page::draw, Meanwhile::Page)
 }
 

@@ -135,6 +135,36 @@ impl Store {
         });
     }
 
+    /// A thread's first reads, started before its page has its code (the
+    /// page's `data()`, issue 48): the post and its first replies, unless
+    /// held. The page's own reads take their answers
+    /// ([`crate::api::Api::read_early`]).
+    pub fn read_thread_early(&self, uuid: &str) {
+        if uuid.is_empty() || self.is_deleted_untracked(uuid) {
+            return;
+        }
+        if self.post_untracked(uuid).is_none() {
+            self.api.read_early(crate::api::path::post(uuid));
+        }
+        if self.list_mut(&ListKey::Replies(uuid.to_owned())).with_untracked(|l| l.pages_loaded == 0 && !l.loading) {
+            self.api.read_early(crate::api::path::replies(uuid, 1));
+        }
+    }
+
+    /// A profile's first read, started before its page has its code: the
+    /// user, by `@username` or uuid, unless known.
+    pub fn read_user_early(&self, key: &str) {
+        if !key.is_empty() && self.user_by_key(key).is_none() {
+            self.api.read_early(crate::api::path::user(key));
+        }
+    }
+
+    /// A read of the page about to be drawn, started now (the home
+    /// timeline's first reads: `timeline/`).
+    pub fn read_early(&self, path: String) {
+        self.api.read_early(path);
+    }
+
     /// Reads one post. A 404 marks it deleted wherever it shows; other
     /// failures leave what is known as it is.
     pub async fn read_post(&self, uuid: &str) -> Result<(), ApiError> {

@@ -159,6 +159,21 @@ impl HomeTimeline {
         *lock(&self.generation)
     }
 
+    /// The first reads [`HomeTimeline::ensure_started`] will make, started
+    /// now, before Home has its code (the page's `data()`, issue 48): whom
+    /// the account follows, and its own first page (it is a source). Nothing
+    /// when the timeline runs already (from the local copy, or a visit
+    /// before).
+    pub fn read_early(&self) {
+        let Some(me) = self.session.signed_untracked().map(|s| s.user.uuid) else { return };
+        let current = self.state.with_untracked(|s| (s.me.clone(), s.phase.clone()));
+        if current.0 == me && !matches!(current.1, Phase::Idle | Phase::FollowingFailed(_)) {
+            return;
+        }
+        self.store.read_early(crate::api::path::following(&me));
+        self.store.read_early(crate::api::path::user_posts(&me, 1));
+    }
+
     /// Starts the timeline of whoever is signed in, unless it already is.
     pub fn ensure_started(&self) {
         let Some(account) = self.session.signed_untracked().map(|s| s.user) else { return };

@@ -99,16 +99,14 @@ pub fn join(modules: &[Vec<u8>]) -> Result<Vec<u8>, Failure> {
                 Payload::FunctionSection(section) => functions += section.count(),
                 Payload::ElementSection(section) => elements += section.count(),
                 Payload::DataSection(section) => data += section.count(),
-                Payload::TableSection(_)
-                | Payload::MemorySection(_)
-                | Payload::GlobalSection(_)
-                | Payload::ExportSection(_)
-                | Payload::StartSection { .. }
-                | Payload::TagSection(_) => {
-                    return Err(
-                        "a split module defines a table, memory, global, tag, export or start: cannot join it".into()
-                    )
-                }
+                // The splitter writes an export section for every module,
+                // empty but for the main one's (wasm-opt drops it).
+                Payload::TableSection(section) if section.count() > 0 => return Err(defines("a table")),
+                Payload::MemorySection(section) if section.count() > 0 => return Err(defines("a memory")),
+                Payload::GlobalSection(section) if section.count() > 0 => return Err(defines("a global")),
+                Payload::ExportSection(section) if section.count() > 0 => return Err(defines("an export")),
+                Payload::TagSection(section) if section.count() > 0 => return Err(defines("a tag")),
+                Payload::StartSection { .. } => return Err(defines("a start")),
                 _ => {}
             }
         }
@@ -225,16 +223,14 @@ pub fn join_into_main(main: &[u8], parts: &[Vec<u8>]) -> Result<Vec<u8>, Failure
                 Payload::FunctionSection(section) => part_functions += section.count(),
                 Payload::ElementSection(section) => part_elements += section.count(),
                 Payload::DataSection(section) => part_data += section.count(),
-                Payload::TableSection(_)
-                | Payload::MemorySection(_)
-                | Payload::GlobalSection(_)
-                | Payload::ExportSection(_)
-                | Payload::StartSection { .. }
-                | Payload::TagSection(_) => {
-                    return Err(
-                        "a split module defines a table, memory, global, tag, export or start: cannot join it".into()
-                    )
-                }
+                // The splitter writes an export section for every module,
+                // empty but for the main one's (wasm-opt drops it).
+                Payload::TableSection(section) if section.count() > 0 => return Err(defines("a table")),
+                Payload::MemorySection(section) if section.count() > 0 => return Err(defines("a memory")),
+                Payload::GlobalSection(section) if section.count() > 0 => return Err(defines("a global")),
+                Payload::ExportSection(section) if section.count() > 0 => return Err(defines("an export")),
+                Payload::TagSection(section) if section.count() > 0 => return Err(defines("a tag")),
+                Payload::StartSection { .. } => return Err(defines("a start")),
                 _ => {}
             }
         }
@@ -330,6 +326,10 @@ pub fn join_into_main(main: &[u8], parts: &[Vec<u8>]) -> Result<Vec<u8>, Failure
     let bytes = out.finish();
     wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all()).validate_all(&bytes)?;
     Ok(bytes)
+}
+
+fn defines(what: &str) -> Failure {
+    format!("a split module defines {what}: cannot join it").into()
 }
 
 /// Appends to `target` what `kind` takes from each part, shifted.
