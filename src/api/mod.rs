@@ -256,14 +256,9 @@ impl Api {
     async fn take_early(&self, path: &str) -> Option<Result<Reply, ApiError>> {
         let read = {
             let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
-            match early.iter().position(|e| e.path == path) {
-                Some(at) => early.remove(at),
-                None => {
-                    drop(early);
-                    return self.take_from_page(path).await.map(Ok);
-                }
-            }
+            early.iter().position(|e| e.path == path).map(|at| early.remove(at))
         };
+        let Some(read) = read else { return self.take_from_page(path).await.map(Ok) };
         if Some(&read.account) != self.account_now().as_ref() {
             return None;
         }
