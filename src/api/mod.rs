@@ -118,6 +118,9 @@ pub struct Api {
 struct EarlyRead {
     account: String,
     path: String,
+    /// When it was asked for (ms since the epoch): a later read gets no
+    /// answer older than [`EARLY_FRESH_MS`].
+    at: f64,
     /// Resolves when the answer is in `reply` (a JS promise: the app awaits
     /// those already, where a shared Rust future cost 1.5 KB of wasm).
     done: SendWrapper<js_sys::Promise>,
@@ -126,6 +129,10 @@ struct EarlyRead {
 
 /// The most early reads waiting to be taken: a page starts two or three.
 const EARLY_KEPT: usize = 6;
+/// How old an early answer may be when taken: a page that did not read a
+/// path at once (it held what it needed) must not get an answer from the
+/// start of the visit when it reads it much later.
+const EARLY_FRESH_MS: f64 = 20_000.0;
 
 /// A conditional read's answer ([`Api::get_if_changed`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -202,7 +209,8 @@ impl Api {
         if early.len() >= EARLY_KEPT {
             early.remove(0);
         }
-        early.push(EarlyRead { account: account.clone(), path: path.clone(), done: SendWrapper::new(done), reply });
+        let at = js_sys::Date::now();
+        early.push(EarlyRead { account: account.clone(), path: path.clone(), at, done: SendWrapper::new(done), reply });
         drop(early);
         if Owner::current().is_some() {
             let early = self.early.clone();
@@ -214,7 +222,8 @@ impl Api {
 
     /// The answer of a read `index.html` started before the wasm
     /// (`window.perchEarly`, a promise per path), taken once: only a 200,
-    /// made as the account this request goes as.
+    /// made as the account this request goes as, asked for less than
+    /// [`EARLY_FRESH_MS`] ago.
     async fn take_from_page(&self, path: &str) -> Option<Reply> {
         use wasm_bindgen::JsCast;
         let early = js_sys::Reflect::get(&window(), &"perchEarly".into()).ok().filter(|v| v.is_object())?;
@@ -223,7 +232,8 @@ impl Api {
         let _ = js_sys::Reflect::delete_property(early.unchecked_ref::<js_sys::Object>(), &key);
         let answer = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
         let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).ok();
-        if field("account")?.as_string() != self.account_now() || field("status")?.as_f64() != Some(200.0) {
+        let fresh = field("at")?.as_f64().is_some_and(|at| js_sys::Date::now() - at <= EARLY_FRESH_MS);
+        if !fresh || field("account")?.as_string() != self.account_now() || field("status")?.as_f64() != Some(200.0) {
             return None;
         }
         self.learn_reach(true);
@@ -259,7 +269,7 @@ impl Api {
             early.iter().position(|e| e.path == path).map(|at| early.remove(at))
         };
         let Some(read) = read else { return self.take_from_page(path).await.map(Ok) };
-        if Some(&read.account) != self.account_now().as_ref() {
+        if Some(&read.account) != self.account_now().as_ref() || js_sys::Date::now() - read.at > EARLY_FRESH_MS {
             return None;
         }
         let _ = wasm_bindgen_futures::JsFuture::from(read.done.take()).await;
