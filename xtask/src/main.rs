@@ -72,9 +72,14 @@ fn web() -> Result<(), Failure> {
         PathBuf::from(env::var("TRUNK_STAGING_DIR").map_err(|_| "TRUNK_STAGING_DIR is not set: trunk runs this")?);
     let public_url = env::var("TRUNK_PUBLIC_URL").unwrap_or_else(|_| "/".into());
     let public_url = if public_url.ends_with('/') { public_url } else { format!("{public_url}/") };
-    let target_dir = root.join("target/split");
+    // PERCH_SPLIT=0: the same code as one wasm (`lazy!` compiles to plain
+    // calls without `--cfg perch_split`), to measure what the split costs
+    // against it (docs/size.md); with PERCH_SPLIT_PARTIAL=1, since no page
+    // is a split module then.
+    let unsplit = env::var("PERCH_SPLIT").as_deref() == Ok("0");
+    let target_dir = root.join(if unsplit { "target/unsplit" } else { "target/split" });
 
-    let wasm = build(&root, &target_dir, release)?;
+    let wasm = build(&root, &target_dir, release, unsplit)?;
     let work = target_dir.join("pkg");
     let _ = fs::remove_dir_all(&work);
     fs::create_dir_all(&work)?;
@@ -124,14 +129,21 @@ fn web() -> Result<(), Failure> {
 }
 
 /// Step 1: the app for wasm, with the relocations the splitter reads.
-fn build(root: &Path, target_dir: &Path, release: bool) -> Result<PathBuf, Failure> {
+fn build(root: &Path, target_dir: &Path, release: bool, unsplit: bool) -> Result<PathBuf, Failure> {
     let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cargo
         .current_dir(root)
         .args(["build", "--quiet", "-p", APP, "--bin", APP, "--target", TARGET, "--target-dir"])
         .arg(target_dir)
         // RUSTFLAGS replaces .cargo/config.toml's rustflags: repeat them.
-        .env("RUSTFLAGS", "--cfg erase_components --cfg perch_split -Clink-args=--emit-relocs")
+        .env(
+            "RUSTFLAGS",
+            if unsplit {
+                "--cfg erase_components -Clink-args=--emit-relocs"
+            } else {
+                "--cfg erase_components --cfg perch_split -Clink-args=--emit-relocs"
+            },
+        )
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
     if release {
         cargo.arg("--release");
