@@ -42,13 +42,8 @@ fn client_with_early_read(me: &str, made_as: &str, age_ms: f64) -> perch::api::A
     let early = js_sys::Object::new();
     js_sys::Reflect::set(&early, &"/post/p1".into(), &js_sys::Promise::resolve(&answer)).unwrap();
     js_sys::Reflect::set(&web_sys::window().unwrap(), &"perchEarly".into(), &early).unwrap();
-    let config = perch_model::ClientConfig {
-        // No server answers here: a read that is not taken fails.
-        api_base: "http://127.0.0.1:9/api/v1".into(),
-        application_id: "test".into(),
-        local_copy_posts: None,
-        activity_check_seconds: None,
-    };
+    // No server answers here: a read that is not taken fails.
+    let config = common::config("http://127.0.0.1:9/api/v1");
     let session = Session::restore();
     perch::api::Api::new(&config, session)
 }

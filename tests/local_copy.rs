@@ -22,12 +22,7 @@ use perch::timeline::merge::Merge;
 
 fn store() -> Store {
     common::english();
-    let config = perch_model::ClientConfig {
-        api_base: "/api/v1".into(),
-        application_id: "test".into(),
-        local_copy_posts: None,
-        activity_check_seconds: None,
-    };
+    let config = common::config("/api/v1");
     let session = Session::restore();
     Store::new(session, perch::api::Api::new(&config, session))
 }

@@ -20,12 +20,7 @@ async fn card(json: &str) -> web_sys::Element {
     let post: Post = serde_json::from_str(json).expect("tolerant reading");
     let uuid = post.uuid.clone();
     let session = Session::restore();
-    let config = perch_model::ClientConfig {
-        api_base: "/api/v1".into(),
-        application_id: "test".into(),
-        local_copy_posts: None,
-        activity_check_seconds: None,
-    };
+    let config = common::config("/api/v1");
     let api = perch::api::Api::new(&config, session);
     let store = Store::new(session, api.clone());
     store.put_post(post);

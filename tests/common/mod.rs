@@ -24,3 +24,14 @@ pub fn english() {
     let catalog = perch::i18n::language::read(perch::i18n::Language::En, &json).unwrap();
     perch::i18n::install(catalog);
 }
+
+/// The app's configuration for a server at `api_base`.
+#[allow(dead_code)]
+pub fn config(api_base: &str) -> perch_model::ClientConfig {
+    perch_model::ClientConfig {
+        api_base: api_base.into(),
+        application_id: "test".into(),
+        local_copy_posts: None,
+        activity_check_seconds: None,
+    }
+}

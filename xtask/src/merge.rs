@@ -65,53 +65,25 @@ pub fn join(modules: &[Vec<u8>]) -> Result<Vec<u8>, Failure> {
     // The imports first: one list for all, each (module, name) once, in the
     // order first met; an import named alike must have one type.
     let mut imports: Vec<(String, String, TypeRef)> = Vec::new();
-    let mut shifts = Vec::new();
-    let (mut types, mut functions, mut elements, mut data) = (0u32, 0u32, 0u32, 0u32);
-    for bytes in modules {
-        let mut shift =
-            Shift { types, functions, elements, data, globals: Vec::new(), tables: Vec::new(), memories: Vec::new() };
-        for payload in Parser::new(0).parse_all(bytes) {
-            match payload? {
-                Payload::ImportSection(section) => {
-                    for import in section.into_imports() {
-                        let import = import?;
-                        let at = match imports.iter().position(|(m, n, _)| m == import.module && n == import.name) {
-                            Some(at) if imports[at].2 == import.ty => at,
-                            Some(_) => {
-                                return Err(format!("import {}.{} has two types", import.module, import.name).into())
-                            }
-                            None => {
-                                imports.push((import.module.into(), import.name.into(), import.ty));
-                                imports.len() - 1
-                            }
-                        };
-                        let kind = |ty: &TypeRef| std::mem::discriminant(ty);
-                        let index = imports[..at].iter().filter(|(_, _, t)| kind(t) == kind(&import.ty)).count() as u32;
-                        match import.ty {
-                            TypeRef::Global(_) => shift.globals.push(index),
-                            TypeRef::Table(_) => shift.tables.push(index),
-                            TypeRef::Memory(_) => shift.memories.push(index),
-                            other => return Err(format!("a split module imports {other:?}: cannot join it").into()),
-                        }
-                    }
-                }
-                Payload::TypeSection(section) => types += section.count(),
-                Payload::FunctionSection(section) => functions += section.count(),
-                Payload::ElementSection(section) => elements += section.count(),
-                Payload::DataSection(section) => data += section.count(),
-                // The splitter writes an export section for every module,
-                // empty but for the main one's (wasm-opt drops it).
-                Payload::TableSection(section) if section.count() > 0 => return Err(defines("a table")),
-                Payload::MemorySection(section) if section.count() > 0 => return Err(defines("a memory")),
-                Payload::GlobalSection(section) if section.count() > 0 => return Err(defines("a global")),
-                Payload::ExportSection(section) if section.count() > 0 => return Err(defines("an export")),
-                Payload::TagSection(section) if section.count() > 0 => return Err(defines("a tag")),
-                Payload::StartSection { .. } => return Err(defines("a start")),
-                _ => {}
+    let (mut shifts, Counts { data, .. }) = shift_parts(modules, Counts::default(), |import, shift| {
+        let at = match imports.iter().position(|(m, n, _)| m == import.module && n == import.name) {
+            Some(at) if imports[at].2 == import.ty => at,
+            Some(_) => return Err(format!("import {}.{} has two types", import.module, import.name).into()),
+            None => {
+                imports.push((import.module.into(), import.name.into(), import.ty));
+                imports.len() - 1
             }
+        };
+        let kind = |ty: &TypeRef| std::mem::discriminant(ty);
+        let index = imports[..at].iter().filter(|(_, _, t)| kind(t) == kind(&import.ty)).count() as u32;
+        match import.ty {
+            TypeRef::Global(_) => shift.globals.push(index),
+            TypeRef::Table(_) => shift.tables.push(index),
+            TypeRef::Memory(_) => shift.memories.push(index),
+            other => return Err(format!("a split module imports {other:?}: cannot join it").into()),
         }
-        shifts.push(shift);
-    }
+        Ok(())
+    })?;
     let (mut type_section, mut function_section, mut element_section, mut code_section, mut data_section) =
         (TypeSection::new(), FunctionSection::new(), ElementSection::new(), CodeSection::new(), DataSection::new());
     append_types(modules, &mut shifts, &mut type_section)?;
@@ -183,59 +155,26 @@ pub fn join_into_main(main: &[u8], parts: &[Vec<u8>]) -> Result<Vec<u8>, Failure
     // Each part's shift, and the globals the main module must add (a debug
     // build's canary, which the loader gives each part from JS).
     let mut new_globals: Vec<wasmparser::GlobalType> = Vec::new();
-    let mut shifts = Vec::new();
-    let (mut part_types, mut part_functions, mut part_elements, mut part_data) = (types, functions, elements, data);
-    for bytes in parts {
-        let mut shift = Shift {
-            types: part_types,
-            functions: part_functions,
-            elements: part_elements,
-            data: part_data,
-            globals: Vec::new(),
-            tables: Vec::new(),
-            memories: Vec::new(),
-        };
-        for payload in Parser::new(0).parse_all(bytes) {
-            match payload? {
-                Payload::ImportSection(section) => {
-                    for import in section.into_imports() {
-                        let import = import?;
-                        let exported = exports.get(import.name).copied();
-                        match (import.ty, exported) {
-                            (TypeRef::Global(_), Some((ExternalKind::Global, index))) => shift.globals.push(index),
-                            (TypeRef::Global(ty), None) if !ty.mutable => {
-                                shift.globals.push(globals + new_globals.len() as u32);
-                                new_globals.push(ty);
-                            }
-                            (TypeRef::Table(_), Some((ExternalKind::Table, index))) => shift.tables.push(index),
-                            (TypeRef::Memory(_), Some((ExternalKind::Memory, index))) => shift.memories.push(index),
-                            _ => {
-                                return Err(format!(
-                                    "a part imports {}.{}, which the main module does not export",
-                                    import.module, import.name
-                                )
-                                .into())
-                            }
-                        }
-                    }
-                }
-                Payload::TypeSection(section) => part_types += section.count(),
-                Payload::FunctionSection(section) => part_functions += section.count(),
-                Payload::ElementSection(section) => part_elements += section.count(),
-                Payload::DataSection(section) => part_data += section.count(),
-                // The splitter writes an export section for every module,
-                // empty but for the main one's (wasm-opt drops it).
-                Payload::TableSection(section) if section.count() > 0 => return Err(defines("a table")),
-                Payload::MemorySection(section) if section.count() > 0 => return Err(defines("a memory")),
-                Payload::GlobalSection(section) if section.count() > 0 => return Err(defines("a global")),
-                Payload::ExportSection(section) if section.count() > 0 => return Err(defines("an export")),
-                Payload::TagSection(section) if section.count() > 0 => return Err(defines("a tag")),
-                Payload::StartSection { .. } => return Err(defines("a start")),
-                _ => {}
+    let start = Counts { types, functions, elements, data };
+    let (mut shifts, Counts { data: part_data, .. }) = shift_parts(parts, start, |import, shift| {
+        match (import.ty, exports.get(import.name).copied()) {
+            (TypeRef::Global(_), Some((ExternalKind::Global, index))) => shift.globals.push(index),
+            (TypeRef::Global(ty), None) if !ty.mutable => {
+                shift.globals.push(globals + new_globals.len() as u32);
+                new_globals.push(ty);
+            }
+            (TypeRef::Table(_), Some((ExternalKind::Table, index))) => shift.tables.push(index),
+            (TypeRef::Memory(_), Some((ExternalKind::Memory, index))) => shift.memories.push(index),
+            _ => {
+                return Err(format!(
+                    "a part imports {}.{}, which the main module does not export",
+                    import.module, import.name
+                )
+                .into())
             }
         }
-        shifts.push(shift);
-    }
+        Ok(())
+    })?;
     let e = encoding;
     // The main module's sections in their order, the added ones after its
     // own entries.
@@ -326,6 +265,64 @@ pub fn join_into_main(main: &[u8], parts: &[Vec<u8>]) -> Result<Vec<u8>, Failure
     let bytes = out.finish();
     wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all()).validate_all(&bytes)?;
     Ok(bytes)
+}
+
+/// How many types, functions, element and data segments come before a
+/// part's own.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    types: u32,
+    functions: u32,
+    elements: u32,
+    data: u32,
+}
+
+/// Each part's shift, its index spaces laid after `start` and the parts
+/// before it; `import` says where each of its imports lands. Refuses a part
+/// that defines what only the main module may (a table, memory, global,
+/// export, tag or start). Also answers the counts after the last part.
+fn shift_parts(
+    parts: &[Vec<u8>],
+    start: Counts,
+    mut import: impl FnMut(wasmparser::Import<'_>, &mut Shift) -> Result<(), Failure>,
+) -> Result<(Vec<Shift>, Counts), Failure> {
+    let mut at = start;
+    let mut shifts = Vec::new();
+    for bytes in parts {
+        let mut shift = Shift {
+            types: at.types,
+            functions: at.functions,
+            elements: at.elements,
+            data: at.data,
+            globals: Vec::new(),
+            tables: Vec::new(),
+            memories: Vec::new(),
+        };
+        for payload in Parser::new(0).parse_all(bytes) {
+            match payload? {
+                Payload::ImportSection(section) => {
+                    for each in section.into_imports() {
+                        import(each?, &mut shift)?;
+                    }
+                }
+                Payload::TypeSection(section) => at.types += section.count(),
+                Payload::FunctionSection(section) => at.functions += section.count(),
+                Payload::ElementSection(section) => at.elements += section.count(),
+                Payload::DataSection(section) => at.data += section.count(),
+                // The splitter writes an export section for every module,
+                // empty but for the main one's (wasm-opt drops it).
+                Payload::TableSection(section) if section.count() > 0 => return Err(defines("a table")),
+                Payload::MemorySection(section) if section.count() > 0 => return Err(defines("a memory")),
+                Payload::GlobalSection(section) if section.count() > 0 => return Err(defines("a global")),
+                Payload::ExportSection(section) if section.count() > 0 => return Err(defines("an export")),
+                Payload::TagSection(section) if section.count() > 0 => return Err(defines("a tag")),
+                Payload::StartSection { .. } => return Err(defines("a start")),
+                _ => {}
+            }
+        }
+        shifts.push(shift);
+    }
+    Ok((shifts, at))
 }
 
 fn defines(what: &str) -> Failure {
