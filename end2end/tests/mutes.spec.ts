@@ -107,12 +107,14 @@ test('a muted word hides whole words only, in German and in Arabic too', async (
   }
 });
 
-test('mutes exported from one profile and imported in a fresh one are the same; sign-out asks about them', async ({ page, browser }) => {
+test('"Your Perch data": mutes and bookmarks exported from one profile and imported in a fresh one are the same; a broken file changes nothing; sign-out asks about them', async ({ page, browser }) => {
   const me = newAccount('ex');
   const author = newAccount('ea');
-  await follows(page, me, author, []);
+  await follows(page, me, author, ['A post to keep, from someone muted.']);
   await signInWithToken(page, me);
   await page.goto(`/user/@${author}`);
+  await page.getByRole('article').filter({ hasText: 'A post to keep' }).getByRole('button', { name: 'Bookmark' }).click();
+  await expect(page.getByRole('article').filter({ hasText: 'A post to keep' }).getByRole('button', { name: 'Bookmark' })).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: `Mute @${author}` }).click();
   await expect(page.getByRole('button', { name: `Unmute @${author}` })).toHaveAttribute('aria-pressed', 'true');
   await page.goto('/settings');
@@ -120,33 +122,47 @@ test('mutes exported from one profile and imported in a fresh one are the same; 
     await page.getByLabel('Word or phrase to mute').fill(word);
     await page.getByRole('button', { name: 'Mute', exact: true }).click();
   }
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export mutes' }).click()]);
-  const file = test.info().outputPath('mutes.json');
+  await expect(page.getByRole('heading', { name: 'Your Perch data' })).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export your Perch data' }).click()]);
+  const file = test.info().outputPath('perch-data.json');
   await download.saveAs(file);
   const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
-  expect(exported.people.map((p: any) => p.username)).toEqual([author]);
-  expect(exported.words.sort()).toEqual(['Straßenbahn', 'spoilers']);
+  expect(exported.perch_data).toBe(1);
+  expect(exported.mutes.people.map((p: any) => p.username)).toEqual([author]);
+  expect(exported.mutes.words.sort()).toEqual(['Straßenbahn', 'spoilers']);
+  expect(exported.bookmarks.map((b: any) => b.post.content)).toEqual(['A post to keep, from someone muted.']);
 
   const fresh = await browser.newContext({ serviceWorkers: 'block' });
   const tab = await fresh.newPage();
   await signInWithToken(tab, me);
   await tab.goto('/settings');
   await expect(tab.getByText('No one is muted.')).toBeVisible();
-  await tab.getByLabel('Import mutes').setInputFiles(file);
-  await expect(tab.getByRole('status').filter({ hasText: '3 mutes read from the file.' })).toBeVisible();
-  const kept = await tab.evaluate(() => {
+  await tab.getByLabel('Import Perch data').setInputFiles(file);
+  await expect(tab.getByRole('status').filter({ hasText: '3 mutes read from the file. 1 bookmark read from the file.' })).toBeVisible();
+  const keptHere = () => tab.evaluate(() => {
     const session = JSON.parse(localStorage.getItem('perch.session')!);
-    return JSON.parse(localStorage.getItem(`perch.mutes.${session.user.uuid}`)!);
+    return [
+      JSON.parse(localStorage.getItem(`perch.mutes.${session.user.uuid}`)!),
+      JSON.parse(localStorage.getItem(`perch.bookmarks.${session.user.uuid}`)!),
+    ];
   });
-  expect(kept).toEqual(exported);
-  // A file that is not mutes is refused, and changes nothing.
-  await tab.getByLabel('Import mutes').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"people": 5}') });
-  await expect(tab.getByRole('alert').filter({ hasText: 'This file is not a Perch mutes file.' })).toBeVisible();
+  expect(await keptHere()).toEqual([exported.mutes, exported.bookmarks]);
+  // A file that is not Perch data, or whose bookmarks cannot be read, is refused, and changes nothing.
+  for (const broken of ['{"people": 5}', JSON.stringify({ perch_data: 1, mutes: exported.mutes, bookmarks: [{ post: { uuid: 'x' }, at: 'soon' }] })]) {
+    await tab.getByLabel('Import Perch data').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+    await expect(tab.getByRole('alert').filter({ hasText: 'This file is not Perch data' })).toBeVisible();
+    expect(await keptHere()).toEqual([exported.mutes, exported.bookmarks]);
+  }
+  await tab.goto('/bookmarks');
+  // Its author is muted: the bookmark folds to one line, as in a thread.
+  await expect(tab.getByRole('feed', { name: 'Bookmarks' })).toContainText('Post by a muted person.');
+  await tab.goto('/settings');
 
   // Signing out asks, as it does for drafts; Discard forgets them.
   await tab.locator('.account-menu summary').click();
   await tab.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
   await expect(tab.getByText('3 mutes would go with it.')).toBeVisible();
+  await expect(tab.getByText('1 bookmark would go with it.')).toBeVisible();
   await tab.getByRole('button', { name: 'Discard them' }).click();
   await expect(tab.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   await signInWithToken(tab, me);

@@ -26,6 +26,7 @@ test('each page opens on a direct load, its module asked for by index.html', asy
     ['/outbox', 'split_pages.wasm', /^Waiting to send$/],
     ['/activity', 'split_page_activity.wasm', /^Activity$/],
     ['/settings', 'split_extras.wasm', /^Settings$/],
+    ['/bookmarks', 'split_page_bookmarks.wasm', /^Bookmarks$/],
     ['/signin', 'split_page_signin.wasm', /^Sign in$/],
   ];
   for (const [path, file, heading] of pages) {

@@ -24,6 +24,8 @@ pub enum DomId<'a> {
     /// The edit box of the account's post, and its counter.
     EditText(&'a str),
     EditCount(&'a str),
+    /// Undo after a bookmark was removed on `/bookmarks`.
+    BookmarkUndo,
 }
 
 impl fmt::Display for DomId<'_> {
@@ -37,6 +39,7 @@ impl fmt::Display for DomId<'_> {
             DomId::CardHeading(uuid) => write!(f, "post-{uuid}"),
             DomId::EditButton(uuid) => write!(f, "edit-button-{uuid}"),
             DomId::EditText(uuid) => write!(f, "edit-{uuid}"),
+            DomId::BookmarkUndo => f.write_str("bookmark-undo"),
         }
     }
 }

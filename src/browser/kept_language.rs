@@ -36,13 +36,38 @@ pub fn follow_other_tabs() {
 /// `problem`, or to the console. One task for both callers.
 fn show(chosen: Language, keep: bool, problem: Option<RwSignal<Option<String>>>) {
     leptos::task::spawn_local(async move {
-        match language::switch(chosen).await {
+        let reading = reading_place();
+        let switched = language::switch(chosen).await;
+        if switched.is_ok() {
+            stay_at(reading);
+        }
+        match switched {
             Ok(()) if keep => drop(web_storage::set(&Key::Language, chosen.code())),
             Ok(()) => {}
             Err(why) => match problem {
                 Some(problem) => drop(problem.try_set(Some(why))),
                 None => leptos::logging::warn!("{why}"),
             },
+        }
+    });
+}
+
+/// The first post in view and how far from the top it is.
+fn reading_place() -> Option<(web_sys::HtmlElement, f64)> {
+    let card = crate::browser::dom::cards().into_iter().find(|c| c.get_bounding_client_rect().bottom() > 0.0)?;
+    let top = card.get_bounding_client_rect().top();
+    Some((card, top))
+}
+
+/// Once the words of the new language are drawn (longer or shorter, the
+/// cards above grow or shrink), the post that was first in view is put
+/// back where it was: a switch leaves the reader at the same place.
+fn stay_at(place: Option<(web_sys::HtmlElement, f64)>) {
+    let Some((card, top)) = place else { return };
+    request_animation_frame(move || {
+        let moved = card.get_bounding_client_rect().top() - top;
+        if card.is_connected() && moved.abs() >= 1.0 {
+            window().scroll_by_with_x_and_y(0.0, moved);
         }
     });
 }

@@ -1,5 +1,5 @@
 //! Keyboard shortcuts for reading, on every page with posts: `j`/`k` move
-//! focus between posts, `l` likes, `r` replies, `o` or Enter opens the
+//! focus between posts, `l` likes, `b` bookmarks, `r` replies, `o` or Enter opens the
 //! thread, `n` goes to the composer, `?` lists them. Never while typing in a
 //! field or with Ctrl, Alt or Meta held; they can be turned off (the choice
 //! is kept in `localStorage`), and the list stays reachable from the
@@ -12,11 +12,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 /// The shortcuts, as the help lists them.
-pub fn shortcuts() -> [(Text, Text); 7] {
+pub fn shortcuts() -> [(Text, Text); 8] {
     [
         (Text::new_plain("j"), t::shortcut_next().into()),
         (Text::new_plain("k"), t::shortcut_previous().into()),
         (Text::new_plain("l"), t::shortcut_like().into()),
+        (Text::new_plain("b"), t::shortcut_bookmark().into()),
         (Text::new_plain("r"), t::shortcut_reply().into()),
         (t::shortcut_open_keys().into(), t::shortcut_open().into()),
         (Text::new_plain("n"), t::shortcut_new().into()),
@@ -114,6 +115,7 @@ pub fn install(help: Help) {
                 true
             }
             "l" => click_in_current("button.like"),
+            "b" => click_in_current("button.bookmark"),
             "r" => click_in_current("a.reply-link"),
             "o" => click_in_current("a.time-link"),
             "Enter" if on_post_itself => click_in_current("a.time-link"),

@@ -48,6 +48,9 @@ pub enum Key {
     Unread { account: String },
     /// The people and words the account mutes, kept here only (`store/mutes.rs`).
     Mutes { account: String },
+    /// The posts the account bookmarked, with their text, kept here only
+    /// (`store/bookmarks.rs`).
+    Bookmarks { account: String },
     /// Which replies of a thread the reader expanded or collapsed, for the
     /// tab (`routes/thread_tree.rs`).
     Tree { thread: String },
@@ -87,6 +90,7 @@ impl Key {
             Key::Activity { account } => format!("perch.activity.{account}"),
             Key::Unread { account } => format!("perch.unread.{account}"),
             Key::Mutes { account } => format!("perch.mutes.{account}"),
+            Key::Bookmarks { account } => format!("perch.bookmarks.{account}"),
             Key::Tree { thread } => format!("perch.tree.{thread}"),
         }
     }
@@ -100,7 +104,8 @@ impl Key {
             | Key::Outbox { account }
             | Key::Activity { account }
             | Key::Unread { account }
-            | Key::Mutes { account } => Some(account),
+            | Key::Mutes { account }
+            | Key::Bookmarks { account } => Some(account),
             _ => None,
         }
     }
@@ -160,8 +165,8 @@ pub fn remove(key: &Key) {
     }
 }
 
-/// Removes everything kept for `account`: its drafts, waiting actions and
-/// mutes (unless `keep_drafts`: the person chose to find them at their
+/// Removes everything kept for `account`: its drafts, waiting actions,
+/// mutes and bookmarks (unless `keep_drafts`: the person chose to find them at their
 /// next sign-in),
 /// what it likes and follows, where it was reading, its activity. At sign-out, so the
 /// next person on this browser finds nothing of it.
@@ -173,8 +178,9 @@ pub fn forget_account(account: &str, keep_drafts: bool) {
     let activity = Key::Activity { account: account.to_owned() }.name();
     let unread = Key::Unread { account: account.to_owned() }.name();
     let mutes = Key::Mutes { account: account.to_owned() }.name();
+    let bookmarks = Key::Bookmarks { account: account.to_owned() }.name();
     remove_where(|name| {
-        (!keep_drafts && (name.starts_with(&drafts) || name == outbox || name == mutes))
+        (!keep_drafts && (name.starts_with(&drafts) || [&outbox, &mutes, &bookmarks].contains(&&name.to_owned())))
             || [&relations, &reading, &activity, &unread].contains(&&name.to_owned())
     });
 }
@@ -278,5 +284,7 @@ mod tests {
         assert_eq!(Key::Unread { account: "u1".into() }.name(), "perch.unread.u1");
         assert_eq!(Key::Unread { account: "u1".into() }.account(), Some("u1"), "written only while signed in");
         assert_eq!(Key::Mutes { account: "u1".into() }.name(), "perch.mutes.u1");
+        assert_eq!(Key::Bookmarks { account: "u1".into() }.name(), "perch.bookmarks.u1");
+        assert_eq!(Key::Bookmarks { account: "u1".into() }.account(), Some("u1"));
     }
 }

@@ -45,6 +45,7 @@ macro_rules! lazy {
             }
 
             #[cfg(not(perch_split))]
+            #[allow(dead_code)]
             pub async fn load() -> Result<(), SplitLoaderError> {
                 Ok(())
             }

@@ -1,6 +1,7 @@
 //! Pieces of the page shared by several routes.
 
 pub mod avatar;
+pub mod bookmark;
 pub mod composer;
 pub mod counter;
 pub mod feed;

@@ -120,8 +120,8 @@ fn Card(
     below: Option<ChildrenFn>,
     description: Option<Signal<String>>,
 ) -> impl IntoView {
-    let (content, replies, locked, own_signal, edit_signal, reply_signal) =
-        (post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone());
+    let (content, replies, locked, own_signal, edit_signal, reply_signal, kept_signal) =
+        (post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone());
     let post = post.get_untracked();
     let session = crate::account::session::use_session();
     let own = session.user().is_some_and(|me| me.uuid == post.author.uuid);
@@ -176,6 +176,7 @@ fn Card(
                 <a href=thread>{move || t::replies_count(replies.with(|p| p.reply_count)).get()}</a>
                 {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title=t::replies_are_off()>"🔒 " {t::locked()}</span> })}
                 <super::toggle_buttons::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
+                {signed_in.then(|| view! { <super::bookmark::BookmarkButton post=kept_signal/> })}
                 {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
                     <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">{t::reply()}</a>
                 })}

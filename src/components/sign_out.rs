@@ -1,5 +1,5 @@
 //! Signing out, of the current account or of all: when unsent drafts,
-//! actions waiting in the outbox or mutes would go with it, it asks first whether
+//! actions waiting in the outbox, mutes or bookmarks would go with it, it asks first whether
 //! to keep them for the account's next sign-in on this browser or to
 //! discard them. Nothing typed or done is lost without the person saying so.
 
@@ -15,7 +15,7 @@ pub fn SignOutButton(#[prop(into)] label: Text, #[prop(optional)] all: bool) -> 
     let api = StoredValue::new(use_api());
     // How many drafts and waiting actions would go, once the button was
     // pressed and there were some.
-    let asking = RwSignal::new(None::<(usize, usize, usize)>);
+    let asking = RwSignal::new(None::<(usize, usize, usize, usize)>);
     let out = move |keep_drafts: bool| {
         api.with_value(
             |api| if all { session.sign_out_all(api, keep_drafts) } else { session.sign_out(api, keep_drafts) },
@@ -26,29 +26,32 @@ pub fn SignOutButton(#[prop(into)] label: Text, #[prop(optional)] all: bool) -> 
         let drafts: usize = accounts.iter().map(|s| web_storage::count_drafts(&s.user.uuid)).sum();
         let waiting: usize = accounts.iter().map(|s| crate::store::outbox::count(&s.user.uuid)).sum();
         let mutes: usize = accounts.iter().map(|s| crate::store::mutes::count(&s.user.uuid)).sum();
-        match drafts + waiting + mutes {
+        let bookmarks: usize = accounts.iter().map(|s| crate::store::bookmarks::count(&s.user.uuid)).sum();
+        match drafts + waiting + mutes + bookmarks {
             0 => out(false),
-            _ => asking.set(Some((drafts, waiting, mutes))),
+            _ => asking.set(Some((drafts, waiting, mutes, bookmarks))),
         }
     };
     view! {
         <button type="button" on:click=press aria-expanded=move || asking.get().is_some().to_string()>{label}</button>
-        {move || asking.get().map(|(drafts, waiting, mutes)| view! {
+        {move || asking.get().map(|(drafts, waiting, mutes, bookmarks)| view! {
             // Named by what it asks about: drafts, waiting actions, mutes, or several.
-            <div class="confirm" role="group" aria-label=match (drafts > 0, waiting > 0, mutes > 0) {
-                (true, false, false) => t::unsent_drafts(),
-                (false, true, false) => t::sign_out_waiting(),
-                (false, false, true) => t::sign_out_mutes(),
+            <div class="confirm" role="group" aria-label=match (drafts > 0, waiting > 0, mutes > 0, bookmarks > 0) {
+                (true, false, false, false) => t::unsent_drafts(),
+                (false, true, false, false) => t::sign_out_waiting(),
+                (false, false, true, false) => t::sign_out_mutes(),
+                (false, false, false, true) => t::bookmarks_title(),
                 _ => t::sign_out_kept(),
             }>
                 {(drafts > 0).then(|| view! { <p>{t::unsent_drafts_would_go(drafts as u64)}</p> })}
                 {(waiting > 0).then(|| view! { <p>{t::waiting_would_go(waiting as u64)}</p> })}
                 {(mutes > 0).then(|| view! { <p>{t::mutes_would_go(mutes as u64)}</p> })}
+                {(bookmarks > 0).then(|| view! { <p>{t::bookmarks_would_go(bookmarks as u64)}</p> })}
                 <button type="button" on:click=move |_| out(true)>
-                    {if waiting + mutes > 0 { t::keep_for_next_sign_in() } else { t::keep_drafts() }}
+                    {if waiting + mutes + bookmarks > 0 { t::keep_for_next_sign_in() } else { t::keep_drafts() }}
                 </button>
                 <button type="button" class="danger" on:click=move |_| out(false)>
-                    {if waiting + mutes > 0 { t::discard_them() } else { t::discard_drafts() }}
+                    {if waiting + mutes + bookmarks > 0 { t::discard_them() } else { t::discard_drafts() }}
                 </button>
                 <button type="button" class="secondary" on:click=move |_| asking.set(None)>{t::cancel()}</button>
             </div>

@@ -25,6 +25,8 @@ pub enum AppPath<'a> {
     Activity,
     /// Every setting in one place (`routes/settings.rs`).
     Settings,
+    /// The posts the account bookmarked (`routes/bookmarks.rs`).
+    Bookmarks,
 }
 
 impl AppPath<'_> {
@@ -49,6 +51,7 @@ impl fmt::Display for AppPath<'_> {
             AppPath::Outbox => f.write_str("/outbox"),
             AppPath::Activity => f.write_str("/activity"),
             AppPath::Settings => f.write_str("/settings"),
+            AppPath::Bookmarks => f.write_str("/bookmarks"),
         }
     }
 }
@@ -97,6 +100,7 @@ mod tests {
         assert_eq!(AppPath::Following("mira").href(), "/user/@mira/following");
         assert_eq!(AppPath::SignIn.href(), "/signin");
         assert_eq!(AppPath::Outbox.href(), "/outbox");
+        assert_eq!(AppPath::Bookmarks.href(), "/bookmarks");
     }
 
     #[test]

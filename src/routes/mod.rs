@@ -4,6 +4,7 @@
 //! segments, so the `@` is read by the profile pages themselves.
 
 mod activity;
+mod bookmarks;
 mod home;
 mod not_found;
 mod oauth_callback;
@@ -59,6 +60,7 @@ pub fn Shell(
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     crate::browser::marks::mark("perch:shell");
     start_from_copy(&store, &timeline, kept, &config);
+    crate::store::bookmarks::made_under_shell();
     crate::browser::marks::mark("perch:copy-seeded");
     // Not on the OAuth callback: there the session switches to the account
     // being added before the page leaves, and nothing of the account
@@ -115,6 +117,7 @@ pub fn Shell(
                 <Route path=path!("/outbox") view=outbox::OutboxPage/>
                 <Route path=path!("/activity") view=activity::ActivityPage/>
                 <Route path=path!("/settings") view=settings::SettingsPage/>
+                <Route path=path!("/bookmarks") view=bookmarks::BookmarksPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>

@@ -1,6 +1,7 @@
 //! `/settings`: every setting in one place. The language (the language
 //! menu), Undo send (the outbox's), the account's mutes (people and words,
-//! with Undo, export and import as a JSON file; `store/mutes.rs`), and what
+//! with Undo; `store/mutes.rs`), "Your Perch data" (the mutes and the
+//! bookmarks as one file, exported and imported: `store/data_file.rs`), and what
 //! is kept in this browser for the account (the local copy's size, with a
 //! button that empties it, and what waits to be sent). Each setting keeps
 //! its one home in the code; this page only shows them. Split out of the
@@ -12,6 +13,7 @@ use crate::components::language_menu::LanguageMenu;
 use crate::components::later::{later, lazy, Meanwhile};
 use crate::i18n::t;
 use crate::nav::{while_shown, AppPath};
+use crate::store::data_file;
 use crate::store::mutes::{clean_word, use_mutes, Muted, Mutes};
 use crate::store::use_store;
 use leptos::prelude::*;
@@ -40,7 +42,8 @@ lazy! { extras, fn settings_page() {
                         <label class="switch"><input type="checkbox" prop:checked=crate::store::outbox::undo_send()
                             on:change=move |ev| crate::store::outbox::set_undo_send(event_target_checked(&ev))/>" " {t::undo_send_setting()}</label>
                     </section>
-                    <MutesSettings mutes username=me.username.clone()/>
+                    <MutesSettings mutes/>
+                    <DataSettings mutes username=me.username.clone() account=me.uuid.clone()/>
                     <KeptHere account=me.uuid.clone()/>
                 }.into_any(),
                 _ => {
@@ -53,12 +56,11 @@ lazy! { extras, fn settings_page() {
 }}
 
 /// The account's mutes: the people and the words, each with Undo; a word
-/// to add; export and import.
+/// to add.
 #[component]
-fn MutesSettings(mutes: Mutes, username: String) -> impl IntoView {
+fn MutesSettings(mutes: Mutes) -> impl IntoView {
     let muted = Memo::new(move |_| mutes.get());
     let word = RwSignal::new(String::new());
-    let said = RwSignal::new(None::<(bool, String)>);
     let add = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         if let Some(w) = clean_word(&word.get_untracked()) {
@@ -69,26 +71,6 @@ fn MutesSettings(mutes: Mutes, username: String) -> impl IntoView {
             });
             word.set(String::new());
         }
-    };
-    let export = move |_| {
-        let text = serde_json::to_string_pretty(&mutes.get()).unwrap_or_default();
-        download(&format!("perch-mutes-{username}.json"), &text);
-    };
-    let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-        input.set_value("");
-        while_shown(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
-            match text.as_deref().and_then(Muted::from_file) {
-                Some(file) => {
-                    let count = file.count();
-                    mutes.change(|m| merge(m, file));
-                    said.set(Some((false, t::mutes_imported(count as u64).get())));
-                }
-                None => said.set(Some((true, t::mutes_file_unreadable().get()))),
-            }
-        });
     };
     view! {
         <section aria-labelledby="settings-mutes" class="mutes">
@@ -145,9 +127,52 @@ fn MutesSettings(mutes: Mutes, username: String) -> impl IntoView {
                     }.into_any()
                 }
             }}
+        </section>
+    }
+}
+
+/// "Your Perch data": the mutes and the bookmarks as one file, exported and
+/// imported (`store/data_file.rs`). A broken file changes nothing and says so.
+#[component]
+fn DataSettings(mutes: Mutes, username: String, account: String) -> impl IntoView {
+    let said = RwSignal::new(None::<(bool, String)>);
+    let bookmarks = crate::components::bookmark::bookmarks();
+    let export = {
+        let account = account.clone();
+        move |_| download(&format!("perch-data-{username}.json"), &data_file::export(&mutes.get(), &account))
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        let (account, bookmarks) = (account.clone(), bookmarks.clone());
+        while_shown(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+            let Some(data) = text.as_deref().and_then(data_file::read) else {
+                said.set(Some((true, t::data_file_unreadable().get())));
+                return;
+            };
+            let (muted, marked) = (data.mutes.count(), data.bookmarks.len());
+            if !data_file::keep_bookmarks(&account, data.bookmarks) {
+                said.set(Some((true, t::data_not_kept().get())));
+                return;
+            }
+            if let Some(bookmarks) = &bookmarks {
+                bookmarks.read();
+            }
+            mutes.change(|m| merge(m, data.mutes));
+            let text =
+                format!("{} {}", t::mutes_imported(muted as u64).get(), t::bookmarks_imported(marked as u64).get());
+            said.set(Some((false, text)));
+        });
+    };
+    view! {
+        <section aria-labelledby="settings-data">
+            <h2 id="settings-data">{t::settings_data()}</h2>
+            <p class="note">{t::data_help()}</p>
             <div class="actions">
-                <button type="button" class="secondary" on:click=export>{t::export_mutes()}</button>
-                <label class="file-button">{t::import_mutes()}
+                <button type="button" class="secondary" on:click=export>{t::export_data()}</button>
+                <label class="file-button">{t::import_data()}
                     <input type="file" accept="application/json,.json" on:change=import/>
                 </label>
             </div>

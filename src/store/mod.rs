@@ -18,7 +18,9 @@
 //! `fresh` items are those reading again found, waiting behind "Show N new".
 
 pub mod activity;
+pub mod bookmarks;
 pub mod copy;
+pub mod data_file;
 mod loading;
 pub mod mutes;
 pub mod outbox;
@@ -93,6 +95,10 @@ pub enum Change<'a> {
     Deleted(&'a str),
     /// The account now follows (`true`) or no longer follows this user.
     Followed { uuid: &'a str, following: bool },
+    /// A post was read (from the server, or the local copy at the start).
+    Read(&'a Post),
+    /// A post is gone: deleted by the account, or found missing.
+    Gone(&'a str),
 }
 
 type Listener = Arc<dyn Fn(&Change) + Send + Sync>;
@@ -127,6 +133,9 @@ struct Inner {
     listeners: Mutex<Vec<Listener>>,
     /// Users asked for by uuid alone (`resolve_users`), so each is asked once.
     asked_users: Mutex<HashSet<String>>,
+    /// The posts read this visit (not from the local copy): what a listener
+    /// that starts late (`bookmarks/`) catches up with.
+    read_here: Mutex<HashSet<String>>,
     /// The Idempotency-Key of each write whose answer never came, by what
     /// it was for: the request, the key, when it was first tried (`writing.rs`).
     keys: Mutex<HashMap<String, (String, String, i64)>>,
@@ -265,6 +274,8 @@ impl Store {
         if let Some(liked) = post.liked {
             self.toggle_said(ToggleKey::Like(uuid.clone()), liked);
         }
+        self.tell(Change::Read(&post));
+        lock(&self.inner.read_here).insert(uuid.clone());
         self.update_or_insert(&self.inner.posts, &uuid, post, |_, new| new);
         uuid
     }
@@ -409,10 +420,17 @@ impl Store {
 
     /// A post is gone (deleted here, or found missing).
     fn mark_deleted(&self, uuid: &str) {
+        self.tell(Change::Gone(uuid));
         self.edited();
         self.deleted.update(|d| {
             d.insert(uuid.to_owned());
         });
+    }
+
+    /// Whether `uuid` was read this visit, rather than only seeded from
+    /// the local copy.
+    pub fn was_read(&self, uuid: &str) -> bool {
+        lock(&self.inner.read_here).contains(uuid)
     }
 
     pub fn is_deleted(&self, uuid: &str) -> bool {

@@ -151,6 +151,7 @@ impl HomeTimeline {
             Change::Sent(post) => listener.posted(post),
             Change::Deleted(uuid) => listener.deleted(uuid),
             Change::Followed { uuid, following } => listener.follow_changed(uuid, *following),
+            Change::Read(_) | Change::Gone(_) => {}
         });
         timeline
     }

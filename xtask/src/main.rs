@@ -48,6 +48,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/outbox$", "pages"),
     ("^/activity$", "page_activity"),
     ("^/settings$", "extras"),
+    ("^/bookmarks$", "page_bookmarks"),
     ("^/signin$", "page_signin"),
 ];
 
@@ -232,6 +233,12 @@ fn join_chunks(
         let Some(stem) = file.strip_suffix(".wasm").filter(|s| s.starts_with("chunk_")) else { continue };
         let users = map.iter().filter(|(_, files)| files.iter().any(|f| f == stem)).map(|(m, _)| m.clone()).collect();
         chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: brotli_size(&work.join(&file))? });
+    }
+    if env::var("PERCH_PLAN_CHUNKS").as_deref() == Ok("1") {
+        for chunk in &chunks {
+            let users: Vec<&str> = chunk.users.iter().map(String::as_str).collect();
+            println!("perch-xtask: chunk {} ({} B): {}", chunk.stem, chunk.bytes, users.join(", "));
+        }
     }
     let split_modules = map.keys().cloned().collect();
     let groups = plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, plan::PER_FILE)?;

@@ -31,6 +31,7 @@ pub const LOADS: &[(&str, &[&str], u64)] = &[
     ("a thread, a profile, then the checks", &["pages", "activity_check"], 1),
     ("Activity", &["page_activity", "activity_check"], 1),
     ("Settings", &["extras", "activity_check"], 1),
+    ("Bookmarks", &["page_bookmarks", "activity_check"], 1),
 ];
 
 /// The main module's name in a plan: a chunk joined into it is loaded by

@@ -167,6 +167,7 @@ impl Store {
         for post in &copy.posts {
             self.put_post(post.clone());
         }
+        lock(&self.inner.read_here).clear();
         let mut opened = lock(&self.inner.opened);
         for (key, kept) in &copy.lists {
             let list =
