@@ -123,6 +123,15 @@ test.describe('Arabic', () => {
     await page.goto('/user/@yuki');
     await expect(page.locator('.counts')).toBeVisible();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
+    // Bookmarks, in the dark: nothing overflows, axe finds nothing.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('button', { name: ar.bookmark }).first().click();
+    await expect(page.getByRole('button', { name: ar.bookmark }).first()).toHaveAttribute('aria-pressed', 'true');
+    await page.goto('/bookmarks');
+    await expect(page.getByRole('heading', { level: 1, name: ar.bookmarks_title })).toBeVisible();
+    await expect(page.getByRole('feed', { name: ar.bookmarks_title }).getByRole('article')).toHaveCount(1);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
   });
 
   test('has the right plural form for 0, 1, 2, 3, 11 and 100', async ({ page }) => {
@@ -225,6 +234,15 @@ test.describe('the pseudo-language walk', () => {
     await page.locator('section:has(#with-token) button[type=submit]').click();
     await expect(page.locator('article.post').first()).toBeVisible();
     await clean('home');
+    await page.locator('article.post button.bookmark').first().click();
+    await page.goto('/bookmarks');
+    await expect(page.locator('main article.post')).toHaveCount(1);
+    await clean('bookmarks');
+    await page.locator('main article.post button.bookmark').click();
+    await expect(page.locator('.undo-bar')).toBeVisible();
+    await clean('a bookmark removed');
+    await page.goto('/');
+    await expect(page.locator('article.post').first()).toBeVisible();
     await page.locator('#post-text').fill('x'.repeat(505));
     await expect(page.locator('.composer .error')).toBeVisible();
     await clean('a post too long');
