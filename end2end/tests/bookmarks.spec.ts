@@ -4,17 +4,8 @@
 // deleted on the server shows as deleted with its kept text; tabs follow
 // each other; sign-out asks about them. Each test makes its own accounts.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, call, newAccount, signInWithToken, token } from './helpers';
+import { call, follows, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
-
-/** `reader` follows `author`, who posts each of `texts`; the posts, in order. */
-async function follows(page: Page, reader: string, author: string, texts: string[]) {
-  const uuid = (await api(page, token(author), '/user')).uuid;
-  await call(page, token(reader), 'POST', `/user/${uuid}/follow`);
-  const posts = [];
-  for (const content of texts) posts.push(await call(page, token(author), 'POST', '/post', { content }));
-  return posts;
-}
 
 const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
 const bookmarked = (page: Page) => page.getByRole('feed', { name: 'Bookmarks' });
@@ -166,16 +157,28 @@ test('a hostile list of bookmarks from another tab changes nothing and breaks no
   await follows(page, me, author, ['A post to bookmark after.']);
   await signInWithToken(page, me);
   const uuid = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user.uuid);
-  const hostile = JSON.stringify([{ post: { uuid: 'x', content: '<img src=x onerror=alert(1)>' }, at: 'soon' }]);
-  await page.evaluate(([u, h]) => localStorage.setItem(`perch.bookmarks.${u}`, h), [uuid, hostile]);
+  const set = (value: string) => page.evaluate(([u, v]) => localStorage.setItem(`perch.bookmarks.${u}`, v), [uuid, value]);
+  const get = () => page.evaluate((u) => localStorage.getItem(`perch.bookmarks.${u}`), uuid);
+  const button = () => card(page, 'A post to bookmark after.').getByRole('button', { name: 'Bookmark' });
+
+  // Not a list: nothing is shown, and a bookmark is refused rather than written over it, and says so.
+  await set('{"post": "not a list"}');
   await page.goto('/bookmarks');
   await expect(page.getByText('No bookmarks yet.')).toBeVisible();
-  await expect(page.locator('img[src=x]')).toHaveCount(0);
-  // A bookmark made now is refused rather than written over what is kept, and says so.
   await page.goto('/');
-  const button = card(page, 'A post to bookmark after.').getByRole('button', { name: 'Bookmark' });
-  await button.click();
+  await button().click();
   await expect(card(page, 'A post to bookmark after.').getByRole('alert')).toContainText('Could not keep the bookmark');
-  await expect(button).toHaveAttribute('aria-pressed', 'false');
-  expect(await page.evaluate((u) => localStorage.getItem(`perch.bookmarks.${u}`), uuid)).toBe(hostile);
+  await expect(button()).toHaveAttribute('aria-pressed', 'false');
+  expect(await get()).toBe('{"post": "not a list"}');
+
+  // A list with an entry that is no bookmark: the entry is left out, never drawn as markup; a new bookmark is kept beside it.
+  const hostile = JSON.stringify([{ post: { uuid: 'x', content: '<img src=x onerror=alert(1)>' }, at: 'soon' }]);
+  await set(hostile);
+  await page.reload();
+  await button().click();
+  await expect(button()).toHaveAttribute('aria-pressed', 'true');
+  await page.goto('/bookmarks');
+  await expect(bookmarked(page).getByRole('article')).toHaveCount(1);
+  await expect(bookmarked(page)).toContainText('A post to bookmark after.');
+  await expect(page.locator('img[src=x]')).toHaveCount(0);
 });

@@ -48,6 +48,15 @@ export async function call(page: Page, tok: string, method: string, path: string
   return res.json();
 }
 
+/** `reader` follows `author`, who posts each of `texts`, in order; the posts. */
+export async function follows(page: Page, reader: string, author: string, texts: string[]) {
+  const uuid = (await api(page, token(author), '/user')).uuid;
+  await call(page, token(reader), 'POST', `/user/${uuid}/follow`);
+  const posts = [];
+  for (const content of texts) posts.push(await call(page, token(author), 'POST', '/post', { content }));
+  return posts;
+}
+
 /** Calls the API directly with a token, for finding ids to visit. */
 export async function api(page: Page, tok: string, path: string) {
   const res = await page.request.get(`/api/v1${path}`, { headers: { Authorization: `Bearer ${tok}` } });

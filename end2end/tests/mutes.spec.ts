@@ -3,18 +3,9 @@
 // collapse in a thread; whole words in any script; export and import.
 // Each test makes new accounts of its own (`perch-server user add`).
 import { test, expect, expectAccessible } from './fixtures';
-import { api, call, newAccount, signInWithToken, token } from './helpers';
+import { call, follows, newAccount, signInWithToken, token } from './helpers';
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-
-/** `reader` follows `author`, who posts each of `texts`; the posts. */
-async function follows(page: Page, reader: string, author: string, texts: string[]) {
-  const uuid = (await api(page, token(author), '/user')).uuid;
-  await call(page, token(reader), 'POST', `/user/${uuid}/follow`);
-  const posts = [];
-  for (const content of texts) posts.push(await call(page, token(author), 'POST', '/post', { content }));
-  return posts;
-}
 
 const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
 

@@ -12,6 +12,8 @@ pub trait KeyValue {
     fn get(&self, key: &Key) -> Option<String>;
     fn set(&self, key: &Key, value: &str);
     fn remove(&self, key: &Key);
+    /// The time now, in ms since 1970: when a draft was last typed in.
+    fn now(&self) -> u64;
 }
 
 /// The draft of one context.
@@ -34,8 +36,17 @@ impl<S: KeyValue> Draft<S> {
     /// The text to start with: what was left here before, or nothing.
     pub fn restore(&self) -> String {
         match self.kept() {
-            Kept::Text(text) => text,
+            Kept::Text(text, _) => text,
             Kept::Sent(_) | Kept::Nothing => String::new(),
+        }
+    }
+
+    /// The text left here and when it was last typed in (`None` for a
+    /// draft kept by an earlier version), if there is one.
+    pub fn left(&self) -> Option<(String, Option<u64>)> {
+        match self.kept() {
+            Kept::Text(text, at) => Some((text, at)),
+            Kept::Sent(_) | Kept::Nothing => None,
         }
     }
 
@@ -46,7 +57,10 @@ impl<S: KeyValue> Draft<S> {
             None => Kept::Nothing,
             Some(value) => match value.strip_prefix(SENT) {
                 Some(sent) => Kept::Sent(sent.to_owned()),
-                None => Kept::Text(value),
+                None => match value.strip_prefix(AT).and_then(|v| v.split_once(AT)) {
+                    Some((at, text)) => Kept::Text(text.to_owned(), at.parse().ok()),
+                    None => Kept::Text(value, None),
+                },
             },
         }
     }
@@ -56,7 +70,7 @@ impl<S: KeyValue> Draft<S> {
         if text.is_empty() {
             self.store.remove(&self.key);
         } else {
-            self.store.set(&self.key, text);
+            self.store.set(&self.key, &format!("{AT}{}{AT}{text}", self.store.now()));
         }
     }
 
@@ -94,7 +108,7 @@ impl<S: KeyValue> Draft<S> {
     /// unless `keep_when_removed`.
     pub fn after_change_elsewhere(&self, here: &str, keep_when_removed: bool) -> Option<String> {
         match self.kept() {
-            Kept::Text(text) => Some(text),
+            Kept::Text(text, _) => Some(text),
             Kept::Sent(_) | Kept::Nothing if keep_when_removed => None,
             Kept::Nothing => Some(String::new()),
             Kept::Sent(_) if here.is_empty() => None,
@@ -109,12 +123,16 @@ impl<S: KeyValue> Draft<S> {
     }
 }
 
+/// What a draft's key holds before its text: when it was last typed in,
+/// between two NULs, which no post may contain (as [`SENT`]).
+const AT: char = '\0';
+
 /// What a draft's key holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kept {
     Nothing,
-    /// Text being written.
-    Text(String),
+    /// Text being written, and when it was last typed in.
+    Text(String, Option<u64>),
     /// A tab sent this text and the draft ended there.
     Sent(String),
 }
@@ -149,6 +167,10 @@ impl KeyValue for LocalStorage {
     fn remove(&self, key: &Key) {
         crate::browser::web_storage::remove(key);
     }
+
+    fn now(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
 }
 
 #[cfg(test)]
@@ -170,6 +192,9 @@ mod tests {
         }
         fn remove(&self, key: &Key) {
             self.0.borrow_mut().remove(&key.name());
+        }
+        fn now(&self) -> u64 {
+            1_700_000_000_000
         }
     }
 
@@ -261,6 +286,21 @@ mod tests {
         sender.discard();
         assert_eq!(other.after_change_elsewhere("four", false), Some(String::new()));
         assert_eq!(other.after_change_elsewhere("the post", true), None);
+    }
+
+    #[test]
+    fn a_draft_says_when_it_was_last_typed_in_and_one_from_before_still_reads() {
+        let memory = Memory::default();
+        let new = draft(&memory, "ada", DraftContext::New);
+        new.typed("with a time");
+        assert_eq!(new.left(), Some(("with a time".to_string(), Some(1_700_000_000_000))));
+        assert_eq!(new.restore(), "with a time");
+        // Written by an earlier version: the text alone.
+        memory.0.borrow_mut().insert("perch.draft.ada.new".into(), "from before".into());
+        assert_eq!(new.left(), Some(("from before".to_string(), None)));
+        assert_eq!(new.restore(), "from before");
+        new.sent("from before", "from before");
+        assert_eq!(new.left(), None, "a sent draft is no draft");
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub enum DomId<'a> {
     EditCount(&'a str),
     /// Undo after a bookmark was removed on `/bookmarks`.
     BookmarkUndo,
+    /// Undo after a draft was discarded on `/drafts`.
+    DraftUndo,
 }
 
 impl fmt::Display for DomId<'_> {
@@ -40,6 +42,7 @@ impl fmt::Display for DomId<'_> {
             DomId::EditButton(uuid) => write!(f, "edit-button-{uuid}"),
             DomId::EditText(uuid) => write!(f, "edit-{uuid}"),
             DomId::BookmarkUndo => f.write_str("bookmark-undo"),
+            DomId::DraftUndo => f.write_str("draft-undo"),
         }
     }
 }

@@ -198,6 +198,28 @@ pub fn count_drafts(account: &str) -> usize {
     names().filter(|name| name.starts_with(&prefix) && !sent(name)).count()
 }
 
+/// Where `account` has unsent drafts: each context once, in no order.
+pub fn draft_contexts(account: &str) -> Vec<DraftContext> {
+    let prefix = drafts_prefix(account);
+    let area = area(&Key::Session);
+    let unsent = |name: &str| {
+        area.as_ref().and_then(|a| a.get_item(name).ok().flatten()).is_some_and(|v| !v.starts_with(SENT_DRAFT))
+    };
+    names()
+        .filter_map(|name| {
+            let context = match name.strip_prefix(&prefix)? {
+                "new" => DraftContext::New,
+                rest => match rest.split_once('.')? {
+                    ("reply", post) if !post.is_empty() => DraftContext::Reply(post.to_owned()),
+                    ("edit", post) if !post.is_empty() => DraftContext::Edit(post.to_owned()),
+                    _ => return None,
+                },
+            };
+            unsent(&name).then_some(context)
+        })
+        .collect()
+}
+
 /// What a draft's key holds once a tab sent it (`account/drafts.rs`), then
 /// the text sent: a NUL, which no post may contain
 /// (`perch_model::validate_content`), so no draft is ever taken for it.

@@ -1,7 +1,7 @@
 //! The Bookmark button every card has (`b` on a focused card presses it),
 //! and the way pages reach the bookmarks (`store/bookmarks/`). What writes
-//! them is its own split module, `bookmarks_keep`, loaded when the person
-//! bookmarks or when there are bookmarks to keep up to date.
+//! them is split out with `/bookmarks`, in `page_bookmarks`, loaded when
+//! the person bookmarks or when there are bookmarks to keep up to date.
 
 use crate::components::later::lazy;
 use crate::i18n::t;

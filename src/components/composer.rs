@@ -54,6 +54,20 @@ pub fn Composer(
     let error = Signal::<Option<ApiError>>::from(error.read_only());
     let refused = move || session.refusal(Operation::SendPost, subject);
     let label = move || if is_reply { t::reply().get() } else { t::post().get() };
+    // The account's other drafts, as a link to them all (`/drafts`),
+    // counted again as this one changes and when another tab writes one.
+    let elsewhere = RwSignal::new(0u32);
+    crate::browser::web_storage::on_change_elsewhere(move |name, _| {
+        if name.starts_with("perch.draft.") {
+            elsewhere.update(|n| *n += 1);
+        }
+    });
+    let others = Memo::new(move |_| {
+        elsewhere.track();
+        let this = text.with(|t| !t.is_empty());
+        let all = session.user().map_or(0, |me| crate::browser::web_storage::count_drafts(&me.uuid));
+        all.saturating_sub(usize::from(this))
+    });
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
             {replying_to.map(|name| view! { <p class="replying-to">{t::replying_to_user(format!("@{name}"))}</p> })}
@@ -84,6 +98,9 @@ pub fn Composer(
                     {move || if sending.get() { t::sending().get() } else { label() }}
                 </button>
             </div>
+            {move || (others.get() > 0).then(|| view! {
+                <p class="other-drafts"><a href=crate::nav::AppPath::Drafts.href()>{t::other_drafts(others.get() as u64)}</a></p>
+            })}
             {move || refusal().map(|e| view! { <p class="error" id=problem_id.clone()>{content_problem(&e)}</p> })}
             {move || refused().map(|r| view! { <p class="error">{r.text()} " " <super::states::AskToAllow missing=r.missing/></p> })}
             {move || error.get().map(|e| {

@@ -126,6 +126,7 @@ lazy! { extras, fn account_panel(user: perch_model::User) {
             <Accounts current=user.clone()/>
             <crate::components::language_menu::LanguageMenu/>
             <A href=AppPath::Bookmarks.href() attr:class="bookmarks-link">{t::bookmarks_title()}</A>
+            <A href=AppPath::Drafts.href() attr:class="drafts-link">{t::drafts_title()}</A>
             <A href=AppPath::Settings.href() attr:class="settings-link">{t::settings_title()}</A>
             <button type="button" on:click=move |_| help.0.set(true)>{t::keyboard_shortcuts()}</button>
             <label class="switch"><input type="checkbox" prop:checked=crate::store::outbox::undo_send()

@@ -27,6 +27,8 @@ pub enum AppPath<'a> {
     Settings,
     /// The posts the account bookmarked (`routes/bookmarks.rs`).
     Bookmarks,
+    /// Every unsent draft of the account (`routes/drafts.rs`).
+    Drafts,
 }
 
 impl AppPath<'_> {
@@ -52,6 +54,7 @@ impl fmt::Display for AppPath<'_> {
             AppPath::Activity => f.write_str("/activity"),
             AppPath::Settings => f.write_str("/settings"),
             AppPath::Bookmarks => f.write_str("/bookmarks"),
+            AppPath::Drafts => f.write_str("/drafts"),
         }
     }
 }
@@ -101,6 +104,7 @@ mod tests {
         assert_eq!(AppPath::SignIn.href(), "/signin");
         assert_eq!(AppPath::Outbox.href(), "/outbox");
         assert_eq!(AppPath::Bookmarks.href(), "/bookmarks");
+        assert_eq!(AppPath::Drafts.href(), "/drafts");
     }
 
     #[test]

@@ -2,15 +2,14 @@
 //! from what this browser keeps (`store/bookmarks.rs`), so the page reads
 //! offline. The shown ones are read again once a visit, while online: each
 //! bookmark keeps what was read, and one found deleted shows as deleted,
-//! with its kept text. Removing one offers Undo. Its own split module: no
-//! other page pays for it.
+//! with its kept text. Removing one offers Undo. Its own split module
+//! (docs/size.md, "Bookmarks", says what it costs the other pages).
 
 use crate::browser::dom::DomId;
 use crate::browser::navigation::{PageHeading, Title};
 use crate::components::bookmark::bookmarks as use_bookmarks;
 use crate::components::later::{later, lazy, Meanwhile};
 use crate::components::post_card::PostCard;
-use crate::components::post_content::PostContent;
 use crate::i18n::t;
 use crate::nav::{while_shown, AppPath};
 use crate::store::bookmarks::kept::{self, Bookmark};
@@ -181,9 +180,9 @@ fn GoneBookmark(kept: Bookmark, bookmarks: Bookmarks) -> impl IntoView {
                     " " <span class="handle">{format!("@{}", post.author.username)}</span>
                 </span>
             </header>
-            <PostContent content=post.content/>
+            <p class="post-content" dir="auto">{post.content}</p>
             <footer class="post-meta">
-                <button type="button" class="secondary bookmark" on:click=move |_| bookmarks.keep(Change::Remove(uuid.clone()))>{t::remove_bookmark()}</button>
+                <button type="button" class="secondary bookmark" on:click=move |_| bookmarks.keep_now(Change::Remove(uuid.clone()))>{t::remove_bookmark()}</button>
             </footer>
         </article>
     }

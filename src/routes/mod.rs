@@ -5,6 +5,7 @@
 
 mod activity;
 mod bookmarks;
+mod drafts;
 mod home;
 mod not_found;
 mod oauth_callback;
@@ -118,6 +119,7 @@ pub fn Shell(
                 <Route path=path!("/activity") view=activity::ActivityPage/>
                 <Route path=path!("/settings") view=settings::SettingsPage/>
                 <Route path=path!("/bookmarks") view=bookmarks::BookmarksPage/>
+                <Route path=path!("/drafts") view=drafts::DraftsPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>

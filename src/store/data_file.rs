@@ -47,9 +47,20 @@ pub fn read(text: &str) -> Option<Data> {
                 serde_json::Value::Null => Muted::default(),
                 value => Muted::from_file(&value.to_string())?,
             };
+            // Every entry must be a bookmark: a file is taken whole or not at all.
             let bookmarks = match file.bookmarks {
                 serde_json::Value::Null => Vec::new(),
-                value => kept::checked(&value.to_string())?,
+                serde_json::Value::Array(entries) => {
+                    let entries: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
+                    let whole = entries
+                        .iter()
+                        .all(|e| serde_json::from_str::<Bookmark>(e).is_ok_and(|b| !b.post.uuid.is_empty()));
+                    if !whole {
+                        return None;
+                    }
+                    kept::checked_entries(entries.into_iter())
+                }
+                _ => return None,
             };
             Some(Data { mutes, bookmarks })
         }

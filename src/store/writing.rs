@@ -62,6 +62,41 @@ impl Store {
             .clone()
     }
 
+    /// Every unsent draft of the account, newest first: where it is
+    /// written, its text, and when it was last typed in (ms since 1970;
+    /// `None` for one kept by an earlier version).
+    pub fn drafts(&self) -> Vec<(DraftContext, String, Option<u64>)> {
+        let Some(me) = self.me() else { return Vec::new() };
+        let mut all: Vec<_> = crate::browser::web_storage::draft_contexts(&me)
+            .into_iter()
+            .filter_map(|context| {
+                let (text, at) = self.draft(context.clone()).left()?;
+                Some((context, text, at))
+            })
+            .collect();
+        all.sort_by_key(|(_, _, at)| std::cmp::Reverse(*at));
+        all
+    }
+
+    /// Throws the draft of `context` away (the drafts page): its box
+    /// empties wherever it shows, and an open edit closes.
+    pub fn discard_draft(&self, context: DraftContext) {
+        if let DraftContext::Edit(uuid) = &context {
+            self.cancel_edit(uuid);
+        }
+        self.typed(context, String::new(), None);
+    }
+
+    /// Puts `text` back as the draft of `context` (Undo), an edit open again
+    /// on its card.
+    pub fn restore_draft(&self, context: DraftContext, text: String) {
+        let edit = matches!(context, DraftContext::Edit(_));
+        self.typed(context.clone(), text, None);
+        if edit {
+            self.writing(context).open.set(true);
+        }
+    }
+
     /// The person typed in the box of `context`; `unchanged` is text that is
     /// no draft (an edit's original content).
     pub fn typed(&self, context: DraftContext, text: String, unchanged: Option<&str>) {

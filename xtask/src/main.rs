@@ -49,6 +49,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/activity$", "page_activity"),
     ("^/settings$", "extras"),
     ("^/bookmarks$", "page_bookmarks"),
+    ("^/drafts$", "extras"),
     ("^/signin$", "page_signin"),
 ];
 

@@ -4,10 +4,10 @@
 //! (the writes, `/bookmarks`); the Bookmark buttons know the uuids alone
 //! (`super`). Once here, it follows the store's reads and deletions.
 
-use super::{Bookmarks, Change};
+use super::{as_kept, Bookmarks, Change};
 use crate::browser::web_storage::{self, Key};
 use crate::store::Change as Told;
-use perch_model::{Parent, Post};
+use perch_model::Post;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
@@ -27,19 +27,27 @@ pub struct Bookmark {
 pub const MOST: usize = 1000;
 
 /// What is kept (another tab's or an old version's writing: hostile until
-/// read), checked: bookmarks of posts without a uuid, and repeats, are
-/// dropped; newest bookmarked first; at most [`MOST`]. `None` when it is
-/// not a list of bookmarks at all: then nothing is written over it (the
-/// person's bookmarks are not replaced by one), and nothing is shown.
+/// read), checked: `None` when it is not a list at all (then nothing is
+/// written over it, and nothing is shown); else its bookmarks ([`checked_entries`]).
+/// The list is cut into entries by the browser's parser, each read by the
+/// one the API's answers use (one for `serde_json::Value` cost the main module).
 pub fn checked(text: &str) -> Option<Vec<Bookmark>> {
-    // Read with the parser the API's answers use, not one for each entry
-    // (`serde_json::Value`), which would cost the main module (docs/size.md).
-    let mut all: Vec<Bookmark> = serde_json::from_str(text).ok()?;
+    let all = super::js_list(text)?;
+    Some(checked_entries(all.iter().filter_map(|entry| js_sys::JSON::stringify(&entry).ok()?.as_string())))
+}
+
+/// Entries, each a JSON text, checked: one that is not a bookmark of a post
+/// with a uuid is dropped, and so is a repeat; newest bookmarked first; at
+/// most [`MOST`].
+pub fn checked_entries(entries: impl Iterator<Item = String>) -> Vec<Bookmark> {
     let mut seen = std::collections::HashSet::new();
-    all.retain(|b| !b.post.uuid.is_empty() && seen.insert(b.post.uuid.clone()));
+    let mut all: Vec<Bookmark> = entries
+        .filter_map(|entry| serde_json::from_str::<Bookmark>(&entry).ok())
+        .filter(|b| !b.post.uuid.is_empty() && seen.insert(b.post.uuid.clone()))
+        .collect();
     all.sort_by_key(|b| std::cmp::Reverse(b.at));
     all.truncate(MOST);
-    Some(all)
+    all
 }
 
 /// `account`'s bookmarks, as kept here (none kept: an empty list; `None`:
@@ -55,17 +63,6 @@ pub fn read(account: &str) -> Vec<Bookmark> {
 
 fn key(account: &str) -> Key {
     Key::Bookmarks { account: account.to_owned() }
-}
-
-/// A post as a bookmark keeps it: without the account's like (the store
-/// learns that from the server) and its parent by uuid alone.
-fn as_kept(post: &Post) -> Post {
-    let mut post = post.clone();
-    post.liked = None;
-    if let Parent::Post(parent) = &post.parent {
-        post.parent = Parent::Uuid(parent.uuid.clone());
-    }
-    post
 }
 
 /// `change` applied to `all`, bookmarked `now`: whether it changed anything.
@@ -166,6 +163,7 @@ fn follow_store(bookmarks: &Bookmarks) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perch_model::Parent;
 
     fn post(uuid: &str, content: &str) -> Post {
         Post { uuid: uuid.into(), content: content.into(), ..Post::default() }
@@ -173,20 +171,23 @@ mod tests {
 
     #[test]
     fn what_is_kept_is_checked_before_it_is_shown() {
-        let text = r#"[{"post":{"uuid":"p1","content":"old"},"at":1},
-                       {"post":{"uuid":"p2","content":"new"},"at":5,"gone":true},
-                       {"post":{"uuid":"p1","content":"again"},"at":3},
-                       {"post":{"uuid":"","content":"no uuid"},"at":9},
-                       {"at":7}]"#;
-        let all = checked(text).expect("a list");
+        let entries = [
+            r#"{"post":{"uuid":"p1","content":"old"},"at":1}"#,
+            r#"{"post":{"uuid":"p2","content":"new"},"at":5,"gone":true}"#,
+            r#"{"post":{"uuid":"p1","content":"again"},"at":3}"#,
+            r#"{"post":{"uuid":"","content":"no uuid"},"at":9}"#,
+            r#"{"post":{"uuid":"p3"},"at":"not a time"}"#,
+            r#"{"post":1}"#,
+            "7",
+            r#"{"at":7}"#,
+        ];
+        let all = checked_entries(entries.iter().map(|e| e.to_string()));
         let uuids: Vec<_> = all.iter().map(|b| (b.post.uuid.as_str(), b.at, b.gone)).collect();
         assert_eq!(uuids, vec![("p2", 5, true), ("p1", 1, false)], "newest first, each once, each a post with a uuid");
-        for broken in ["not json", r#"{"post":1}"#, r#"[{"post":{"uuid":"p3"},"at":"not a time"}]"#, "[7]"] {
-            assert_eq!(checked(broken), None, "{broken}");
-        }
-        let many: Vec<Bookmark> =
-            (0..MOST + 5).map(|i| Bookmark { post: post(&format!("p{i}"), ""), at: i as u64, gone: false }).collect();
-        let kept = checked(&serde_json::to_string(&many).unwrap()).unwrap();
+        let many = (0..MOST + 5).map(|i| {
+            serde_json::to_string(&Bookmark { post: post(&format!("p{i}"), ""), at: i as u64, gone: false }).unwrap()
+        });
+        let kept = checked_entries(many);
         assert_eq!(kept.len(), MOST);
         assert_eq!(kept[0].post.uuid, format!("p{}", MOST + 4), "the newest stay");
     }
@@ -199,9 +200,9 @@ mod tests {
         assert!(apply(&mut all, Change::Add(reply), 10));
         assert_eq!(all[0].post.parent, Parent::Uuid("p0".into()));
         assert_eq!(all[0].post.liked, None);
-        let text = serde_json::to_string(&all).unwrap();
+        let text = serde_json::to_string(&all[0]).unwrap();
         assert!(!text.contains("gone"), "{text}");
-        assert_eq!(checked(&text), Some(all));
+        assert_eq!(checked_entries(std::iter::once(text)), all);
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod kept;
 use crate::account::session::Session;
 use crate::browser::web_storage::{self, Key};
 use leptos::prelude::*;
-use perch_model::Post;
+use perch_model::{Parent, Post};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -148,14 +148,33 @@ impl Bookmarks {
         self.failed.with(|f| f.as_deref() == Some(uuid))
     }
 
-    /// Bookmarks `post`, or removes its bookmark: shown at once, rolled
-    /// back if the browser does not keep it.
+    /// Bookmarks `post`, or removes its bookmark, kept at once (a page
+    /// left right after still has it); when the browser refuses, nothing
+    /// changes and the button says so.
     pub fn toggle(&self, post: &Post) {
-        let uuid = post.uuid.clone();
-        let on = !self.ids.with_untracked(|ids| ids.contains(&uuid));
-        self.ids.update(|ids| if on { ids.insert(0, uuid.clone()) } else { ids.retain(|i| i != &uuid) });
-        self.failed.set(None);
-        self.keep(if on { Change::Add(post.clone()) } else { Change::Remove(uuid) });
+        let on = !self.holds(&post.uuid);
+        let change = if on { Change::Add(post.clone()) } else { Change::Remove(post.uuid.clone()) };
+        self.keep_now(change);
+    }
+
+    /// Applies an Add or a Remove at once, with the browser's JSON parser
+    /// (the list's own is in the writing module, which may not be here
+    /// yet): the uuids are read again after, and a refusal says so. The
+    /// writing module is reached the first time there is a bookmark, to
+    /// keep it up to date.
+    pub fn keep_now(&self, change: Change) {
+        let Some(account) = self.account() else { return };
+        let uuid = match &change {
+            Change::Add(post) => post.uuid.clone(),
+            Change::Remove(uuid) => uuid.clone(),
+            _ => return self.keep(change),
+        };
+        let kept = write_now(&account, &change);
+        self.read();
+        let _ = self.failed.try_set((!kept).then_some(uuid));
+        if kept && !self.following.load(Ordering::Relaxed) && matches!(change, Change::Add(_)) {
+            (self.keeper)(self.clone(), None);
+        }
     }
 
     /// Applies `change` in the writing module.
@@ -183,25 +202,77 @@ impl Bookmarks {
     }
 }
 
-/// The uuids of `account`'s bookmarks as kept here, each once. Read by the
-/// browser's JSON parser: what the Bookmark buttons need costs no parser.
-pub fn ids_kept(account: &str) -> Vec<String> {
-    let text = web_storage::get(&Key::Bookmarks { account: account.to_owned() }).unwrap_or_default();
-    let Some(all) = js_sys::JSON::parse(&text).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()) else {
-        return Vec::new();
-    };
+/// What is kept as a list, read by the browser's JSON parser; `None` when
+/// it is not a list (nothing kept is an empty one).
+pub(crate) fn js_list(text: &str) -> Option<js_sys::Array> {
+    if text.is_empty() {
+        return Some(js_sys::Array::new());
+    }
+    js_sys::JSON::parse(text).ok()?.dyn_into::<js_sys::Array>().ok()
+}
+
+/// `entry.post.uuid`, when it is a non-empty string.
+fn uuid_of(entry: &wasm_bindgen::JsValue) -> Option<String> {
     let field = |v: &wasm_bindgen::JsValue, name: &str| {
         v.is_object().then(|| js_sys::Reflect::get(v, &name.into()).ok()).flatten()
     };
+    field(entry, "post").and_then(|p| field(&p, "uuid")).and_then(|u| u.as_string()).filter(|u| !u.is_empty())
+}
+
+fn key(account: &str) -> Key {
+    Key::Bookmarks { account: account.to_owned() }
+}
+
+/// The uuids of `account`'s bookmarks as kept here, each once. Read by the
+/// browser's JSON parser: what the Bookmark buttons need costs no parser.
+pub fn ids_kept(account: &str) -> Vec<String> {
+    let Some(all) = js_list(&web_storage::get(&key(account)).unwrap_or_default()) else { return Vec::new() };
     let mut ids: Vec<String> = Vec::new();
-    for entry in all.iter() {
-        if let Some(uuid) = field(&entry, "post").and_then(|p| field(&p, "uuid")).and_then(|u| u.as_string()) {
-            if !uuid.is_empty() && !ids.contains(&uuid) {
-                ids.push(uuid);
-            }
+    for uuid in all.iter().filter_map(|entry| uuid_of(&entry)) {
+        if !ids.contains(&uuid) {
+            ids.push(uuid);
         }
     }
     ids
+}
+
+/// A post as a bookmark keeps it: without the account's like (the store
+/// learns that from the server) and its parent by uuid alone.
+pub(crate) fn as_kept(post: &Post) -> Post {
+    let mut post = post.clone();
+    post.liked = None;
+    if let Parent::Post(parent) = &post.parent {
+        post.parent = Parent::Uuid(parent.uuid.clone());
+    }
+    post
+}
+
+/// Adds a bookmark at the top, or removes one, in what `account` keeps,
+/// with the browser's parser; every other entry is left as it was (the
+/// writing module checks them). `false` when what is kept is not a list,
+/// or the browser refused to keep it.
+fn write_now(account: &str, change: &Change) -> bool {
+    let Some(all) = js_list(&web_storage::get(&key(account)).unwrap_or_default()) else { return false };
+    let (uuid, entry) = match change {
+        Change::Add(post) => {
+            let Some(post) = serde_json::to_string(&as_kept(post)).ok().and_then(|p| js_sys::JSON::parse(&p).ok())
+            else {
+                return false;
+            };
+            let entry = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&entry, &"post".into(), &post);
+            let _ = js_sys::Reflect::set(&entry, &"at".into(), &js_sys::Date::now().into());
+            (uuid_of(&entry), Some(entry))
+        }
+        Change::Remove(uuid) => (Some(uuid.clone()), None),
+        _ => return false,
+    };
+    let kept: js_sys::Array = all.iter().filter(|e| uuid_of(e) != uuid).collect();
+    if let Some(entry) = entry {
+        kept.unshift(&entry);
+        kept.set_length(kept.length().min(kept::MOST as u32));
+    }
+    js_sys::JSON::stringify(&kept).ok().and_then(|t| t.as_string()).is_some_and(|t| web_storage::set(&key(account), &t))
 }
 
 /// How many bookmarks `account` keeps here (for the sign-out question).
