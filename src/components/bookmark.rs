@@ -14,8 +14,13 @@ lazy! { page_bookmarks, fn keep_bookmarks(bookmarks: Bookmarks, change: Option<C
 } }
 
 /// Runs the writing module's `keep` once it is here (`store::bookmarks::Keeper`).
+/// Only to keep the bookmarks up to date (no change): after the page's
+/// first paint, which it must not delay.
 fn keep_later(bookmarks: Bookmarks, change: Option<Change>) {
     leptos::task::spawn_local(async move {
+        if change.is_none() {
+            crate::browser::dom::after_paint().await;
+        }
         if keep_bookmarks::draw(bookmarks.clone(), change.clone()).await.is_err() {
             bookmarks.unreachable(change);
         }
