@@ -62,9 +62,11 @@ pub fn Composer(
             elsewhere.update(|n| *n += 1);
         }
     });
+    // Counted when this draft starts or ends, not at every keystroke.
+    let this = Memo::new(move |_| text.with(|t| !t.is_empty()));
     let others = Memo::new(move |_| {
         elsewhere.track();
-        let this = text.with(|t| !t.is_empty());
+        let this = this.get();
         let all = session.user().map_or(0, |me| crate::browser::web_storage::count_drafts(&me.uuid));
         all.saturating_sub(usize::from(this))
     });

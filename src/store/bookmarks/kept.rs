@@ -4,8 +4,8 @@
 //! (the writes, `/bookmarks`); the Bookmark buttons know the uuids alone
 //! (`super`). Once here, it follows the store's reads and deletions.
 
-use super::{as_kept, Bookmarks, Change};
-use crate::browser::web_storage::{self, Key};
+use super::{as_kept, key, Bookmarks, Change};
+use crate::browser::web_storage;
 use crate::store::Change as Told;
 use perch_model::Post;
 use serde::{Deserialize, Serialize};
@@ -59,10 +59,6 @@ pub fn read_kept(account: &str) -> Option<Vec<Bookmark>> {
 /// `account`'s bookmarks to show.
 pub fn read(account: &str) -> Vec<Bookmark> {
     read_kept(account).unwrap_or_default()
-}
-
-fn key(account: &str) -> Key {
-    Key::Bookmarks { account: account.to_owned() }
 }
 
 /// `change` applied to `all`, bookmarked `now`: whether it changed anything.

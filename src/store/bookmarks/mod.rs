@@ -219,7 +219,8 @@ fn uuid_of(entry: &wasm_bindgen::JsValue) -> Option<String> {
     field(entry, "post").and_then(|p| field(&p, "uuid")).and_then(|u| u.as_string()).filter(|u| !u.is_empty())
 }
 
-fn key(account: &str) -> Key {
+/// Where `account`'s bookmarks are kept.
+pub(crate) fn key(account: &str) -> Key {
     Key::Bookmarks { account: account.to_owned() }
 }
 
