@@ -50,6 +50,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/settings$", "extras"),
     ("^/bookmarks$", "page_bookmarks"),
     ("^/drafts$", "extras"),
+    ("^/search$", "page_search"),
     ("^/signin$", "page_signin"),
 ];
 
@@ -59,12 +60,43 @@ fn main() {
     let what = env::args().nth(1).unwrap_or_default();
     let result = match what.as_str() {
         "web" => web(),
-        _ => Err("usage: perch-xtask web (run by trunk: see Trunk.toml)".into()),
+        "plan" => plan_again(&env::args().nth(2).unwrap_or_else(|| "target/split/chunks.tsv".into())),
+        _ => Err("usage: perch-xtask web (run by trunk: see Trunk.toml) | perch-xtask plan [chunks.tsv]".into()),
     };
     if let Err(e) = result {
         eprintln!("perch-xtask: {e}");
         std::process::exit(1);
     }
+}
+
+/// Plans again the chunks a build kept (`target/split/chunks.tsv`) and
+/// prints the plan and what each load costs: for tuning the planner
+/// without building (docs/split.md, "The chunk planner").
+fn plan_again(listing: &str) -> Result<(), Failure> {
+    let mut chunks = Vec::new();
+    let mut split_modules = std::collections::BTreeSet::new();
+    for line in fs::read_to_string(listing)?.lines() {
+        let mut parts = line.split('\t');
+        let (Some(stem), Some(bytes), Some(users)) = (parts.next(), parts.next(), parts.next()) else { continue };
+        let users: std::collections::BTreeSet<String> = users.split(',').map(str::to_owned).collect();
+        split_modules.extend(users.iter().cloned());
+        chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: bytes.parse()? });
+    }
+    let groups = plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, plan::PER_FILE)?;
+    for group in &groups {
+        let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
+        println!(
+            "{} <- {} chunks ({:.1} KB, loaded by {})",
+            group.stems[0],
+            group.stems.len(),
+            group.bytes as f64 / 1000.0,
+            users.join(", ")
+        );
+    }
+    for (name, bytes, files) in plan::loads_with(&groups, plan::LOADS) {
+        println!("{name}: {:.1} KB of chunks, {files} wasm files", bytes as f64 / 1000.0);
+    }
+    Ok(())
 }
 
 fn web() -> Result<(), Failure> {
@@ -235,6 +267,13 @@ fn join_chunks(
         let users = map.iter().filter(|(_, files)| files.iter().any(|f| f == stem)).map(|(m, _)| m.clone()).collect();
         chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: brotli_size(&work.join(&file))? });
     }
+    // The planner's input, kept beside the build: `perch-xtask plan FILE`
+    // plans it again without building (for tuning the planner).
+    let listing: String = chunks
+        .iter()
+        .map(|c| format!("{}\t{}\t{}\n", c.stem, c.bytes, c.users.iter().cloned().collect::<Vec<_>>().join(",")))
+        .collect();
+    fs::write(work.parent().ok_or("no target dir")?.join("chunks.tsv"), listing)?;
     if env::var("PERCH_PLAN_CHUNKS").as_deref() == Ok("1") {
         for chunk in &chunks {
             let users: Vec<&str> = chunk.users.iter().map(String::as_str).collect();

@@ -32,6 +32,7 @@ pub const LOADS: &[(&str, &[&str], u64)] = &[
     ("Activity", &["page_activity", "activity_check"], 1),
     ("Settings", &["extras", "activity_check"], 1),
     ("Bookmarks", &["page_bookmarks", "activity_check"], 1),
+    ("Search", &["page_search", "activity_check"], 1),
 ];
 
 /// The main module's name in a plan: a chunk joined into it is loaded by
@@ -131,11 +132,168 @@ pub fn plan(
                 a.bytes += b.bytes;
             }
             _ if over.is_empty() => {
-                return Ok(groups.into_iter().filter(|g| g.stems.len() > 1 || g.stems[0] != MAIN).collect())
+                // PERCH_PLAN_GREEDY=1: the greedy joins alone, to compare.
+                let greedy = std::env::var("PERCH_PLAN_GREEDY").as_deref() == Ok("1");
+                let groups = if greedy { groups } else { improve(chunks, groups, &loads, max_files, per_file) };
+                return Ok(groups.into_iter().filter(|g| g.stems.len() > 1 || g.stems[0] != MAIN).collect());
             }
             _ => return Err(format!("no plan keeps every first load within {max_files} wasm files")),
         }
     }
+}
+
+/// The greedy plan made better by local search: one chunk at a time moved
+/// to another file (or the main module, or a file of its own), a move kept
+/// when the weighted first loads cost less, and now and then one that
+/// costs a little more (annealing: fewer, less, as it goes), never one
+/// that takes a load over `max_files`. The greedy joins alone, forced by
+/// the file limit, could tie a large chunk to a small one another page
+/// needs (issue 48: 60 KB of cards on Activity's first load). Deterministic:
+/// the same chunks give the same plan.
+fn improve(
+    chunks: &[Chunk],
+    groups: Vec<Group>,
+    loads: &[(BTreeSet<String>, u64)],
+    max_files: usize,
+    per_file: u64,
+) -> Vec<Group> {
+    let n = chunks.len();
+    if n == 0 {
+        return groups;
+    }
+    // Which loads each chunk is needed by, as bits.
+    let needs: Vec<u32> = chunks
+        .iter()
+        .map(|c| loads.iter().enumerate().filter(|(_, (l, _))| !c.users.is_disjoint(l)).fold(0, |m, (i, _)| m | 1 << i))
+        .collect();
+    // Slot 0 is the main module; slots 1..=n the files.
+    let mut slot_of: Vec<usize> = vec![0; n];
+    let at: HashMap<&str, usize> = chunks.iter().enumerate().map(|(i, c)| (c.stem.as_str(), i)).collect();
+    for (g, group) in groups.iter().enumerate() {
+        for stem in &group.stems {
+            if let Some(&c) = at.get(stem.as_str()) {
+                slot_of[c] = if group.stems[0] == MAIN { 0 } else { g + 1 };
+            }
+        }
+    }
+    let mut slots = vec![(0u32, 0u64, 0usize); n + groups.len() + 2];
+    for (c, &s) in slot_of.iter().enumerate() {
+        slots[s].0 |= needs[c];
+        slots[s].1 += chunks[c].bytes;
+        slots[s].2 += 1;
+    }
+    let own: Vec<usize> = loads.iter().map(|(l, _)| l.len() + 1).collect();
+    // Weighted cost of every load, and whether one is over the limit.
+    let cost = |slots: &[(u32, u64, usize)]| -> Option<u64> {
+        let mut total = 0;
+        for (i, (_, weight)) in loads.iter().enumerate() {
+            let (mut bytes, mut files) = (slots[0].1, own[i]);
+            for slot in &slots[1..] {
+                if slot.2 > 0 && slot.0 & 1 << i != 0 {
+                    bytes += slot.1;
+                    files += 1;
+                }
+            }
+            if files > max_files {
+                return None;
+            }
+            total += weight * (bytes + per_file * files as u64);
+        }
+        Some(total)
+    };
+    let Some(mut now) = cost(&slots) else { return groups };
+    let (mut best, mut best_slots) = (now, slot_of.clone());
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    const STEPS: u32 = 200_000;
+    for step in 0..STEPS {
+        let c = (random() % n as u64) as usize;
+        let from = slot_of[c];
+        // Another slot in use, the main module, or an empty one.
+        let to = match random() % 4 {
+            0 => 0,
+            1 => slots.iter().position(|s| s.2 == 0).unwrap_or(0),
+            _ => slot_of[(random() % n as u64) as usize],
+        };
+        if to == from {
+            continue;
+        }
+        let move_to = |slots: &mut Vec<(u32, u64, usize)>, slot_of: &[usize], c: usize, from: usize, to: usize| {
+            slots[to].0 |= needs[c];
+            slots[to].1 += chunks[c].bytes;
+            slots[to].2 += 1;
+            slots[from].1 -= chunks[c].bytes;
+            slots[from].2 -= 1;
+            slots[from].0 =
+                slot_of.iter().enumerate().filter(|&(o, &s)| s == from && o != c).fold(0, |m, (o, _)| m | needs[o]);
+        };
+        move_to(&mut slots, &slot_of, c, from, to);
+        let temperature = 4000.0 * (1.0 - f64::from(step) / f64::from(STEPS)).powi(3);
+        let keep = match cost(&slots) {
+            Some(new) if new <= now => Some(new),
+            Some(new) if temperature > 1.0 => {
+                let p = (-((new - now) as f64) / temperature).exp();
+                ((random() % 1_000_000) as f64 / 1_000_000.0 < p).then_some(new)
+            }
+            _ => None,
+        };
+        match keep {
+            Some(new) => {
+                slot_of[c] = to;
+                now = new;
+                if now < best {
+                    best = now;
+                    best_slots.clone_from(&slot_of);
+                }
+            }
+            None => {
+                let mut back = slot_of.clone();
+                back[c] = to;
+                move_to(&mut slots, &back, c, to, from);
+            }
+        }
+    }
+    // The best plan seen, as groups in the splitter's order.
+    let mut by_slot: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (c, &s) in best_slots.iter().enumerate() {
+        by_slot.entry(s).or_default().push(c);
+    }
+    let mut out = Vec::new();
+    for (slot, mut members) in by_slot {
+        members.sort_by_key(|&c| number(&chunks[c].stem));
+        let mut group = Group {
+            stems: members.iter().map(|&c| chunks[c].stem.clone()).collect(),
+            users: members.iter().flat_map(|&c| chunks[c].users.iter().cloned()).collect(),
+            bytes: members.iter().map(|&c| chunks[c].bytes).sum(),
+        };
+        if slot == 0 {
+            group.stems.insert(0, MAIN.into());
+        }
+        out.push(group);
+    }
+    out.sort_by_key(|g| if g.stems[0] == MAIN { 0 } else { 1 + number(&g.stems[0]) });
+    out
+}
+
+/// What each load of `loads` costs with `groups`: its name, bytes (the main
+/// module's chunks and every file it loads; not the modules' own) and wasm
+/// files (its own included).
+pub fn loads_with(groups: &[Group], loads: &[(&'static str, &[&str], u64)]) -> Vec<(&'static str, u64, usize)> {
+    loads
+        .iter()
+        .map(|(name, modules, _)| {
+            let load: BTreeSet<String> = modules.iter().map(|m| m.to_string()).collect();
+            let mine: Vec<&Group> =
+                groups.iter().filter(|g| g.stems[0] == MAIN || !g.users.is_disjoint(&load)).collect();
+            let files = 1 + modules.len() + mine.iter().filter(|g| g.stems[0] != MAIN).count();
+            (*name, mine.iter().map(|g| g.bytes).sum(), files)
+        })
+        .collect()
 }
 
 /// The chunks the plan joins into the main module.
