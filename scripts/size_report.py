@@ -46,7 +46,7 @@ TARGETS = {'signin': 210_000, 'home': 285_000}
 # paint (issue 48; the chunk planner holds it: xtask/src/plan.rs, MAX_FILES).
 MAX_WASM_FILES = 6
 # Each entry by a path of it, matched against index.html's own map.
-PATH_OF = {'signin': '/signin', 'home': '/', 'thread': '/post/0', 'profile': '/user/@mira', 'activity': '/activity', 'bookmarks': '/bookmarks', 'drafts': '/drafts'}
+PATH_OF = {'signin': '/signin', 'home': '/', 'thread': '/post/0', 'profile': '/user/@mira', 'activity': '/activity', 'bookmarks': '/bookmarks', 'drafts': '/drafts', 'search': '/search'}
 
 def brotli(path):
     return len(subprocess.run(['brotli', '-q', '11', '-c', path], check=True, capture_output=True).stdout)

@@ -2,7 +2,10 @@
 //! `http(s)` links and `@username` mentions. Nothing here ever becomes
 //! markup; the card renders each run as a text node or a link.
 //! Also: how long ago a moment was, for `<time>` elements (`clock.rs`
-//! writes it in the reader's language).
+//! writes it in the reader's language). And `matching`: how text is
+//! compared, for mutes and search alike.
+
+pub mod matching;
 
 use perch_model::Timestamp;
 

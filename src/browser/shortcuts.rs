@@ -1,6 +1,6 @@
 //! Keyboard shortcuts for reading, on every page with posts: `j`/`k` move
 //! focus between posts, `l` likes, `b` bookmarks, `r` replies, `o` or Enter opens the
-//! thread, `n` goes to the composer, `?` lists them. Never while typing in a
+//! thread, `n` goes to the composer, `/` to search, `?` lists them. Never while typing in a
 //! field or with Ctrl, Alt or Meta held; they can be turned off (the choice
 //! is kept in `localStorage`), and the list stays reachable from the
 //! account menu.
@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 /// The shortcuts, as the help lists them.
-pub fn shortcuts() -> [(Text, Text); 8] {
+pub fn shortcuts() -> [(Text, Text); 9] {
     [
         (Text::new_plain("j"), t::shortcut_next().into()),
         (Text::new_plain("k"), t::shortcut_previous().into()),
@@ -21,6 +21,7 @@ pub fn shortcuts() -> [(Text, Text); 8] {
         (Text::new_plain("r"), t::shortcut_reply().into()),
         (t::shortcut_open_keys().into(), t::shortcut_open().into()),
         (Text::new_plain("n"), t::shortcut_new().into()),
+        (Text::new_plain("/"), t::shortcut_search().into()),
         (Text::new_plain("?"), t::shortcut_help().into()),
     ]
 }
@@ -79,7 +80,12 @@ fn move_focus(step: i32) {
 /// Clicks `selector` inside the focused post.
 fn click_in_current(selector: &str) -> bool {
     let Some(post) = current() else { return false };
-    match post.query_selector(selector).ok().flatten().and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
+    click_in(post.query_selector(selector).ok().flatten())
+}
+
+/// Clicks `element`, if there is one.
+fn click_in(element: Option<Element>) -> bool {
+    match element.and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
         Some(el) => {
             el.click();
             true
@@ -127,6 +133,12 @@ pub fn install(help: Help) {
                     None => false,
                 }
             }
+            // The search box where it is shown, else the header's way to it
+            // (the search page focuses its box).
+            "/" => match document().get_element_by_id("search-box").and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
+                Some(field) => field.focus().is_ok(),
+                None => click_in(document().query_selector("header a.search-link").ok().flatten()),
+            },
             "?" => {
                 help.0.set(true);
                 true

@@ -25,6 +25,7 @@ pub fn SiteHeader() -> impl IntoView {
                         Some(user) => view! {
                             <li><A href=AppPath::Profile(&user.username).href()>{t::nav_profile()}</A></li>
                             <li><ActivityLink account=user.uuid.clone()/></li>
+                            <li><A href=AppPath::Search.href() attr:class="search-link">{t::search_title()}</A></li>
                             <crate::components::waiting::WaitingCount/>
                             <li><AccountMenu/></li>
                         }.into_any(),

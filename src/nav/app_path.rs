@@ -29,9 +29,22 @@ pub enum AppPath<'a> {
     Bookmarks,
     /// Every unsent draft of the account (`routes/drafts.rs`).
     Drafts,
+    /// Search over what this browser holds (`routes/search.rs`).
+    Search,
 }
 
-impl AppPath<'_> {
+impl<'a> AppPath<'a> {
+    /// Where a draft was written, to continue it: the home page's box, the
+    /// reply box of its thread, the thread of the post it edits.
+    pub fn continuing(draft: &'a crate::browser::web_storage::DraftContext) -> Self {
+        use crate::browser::web_storage::DraftContext;
+        match draft {
+            DraftContext::New => AppPath::Home,
+            DraftContext::Reply(post) => AppPath::ReplyTo(post),
+            DraftContext::Edit(post) => AppPath::Thread(post),
+        }
+    }
+
     /// The path, with the uuid or name encoded as one path segment.
     pub fn href(&self) -> String {
         self.to_string()
@@ -55,6 +68,7 @@ impl fmt::Display for AppPath<'_> {
             AppPath::Settings => f.write_str("/settings"),
             AppPath::Bookmarks => f.write_str("/bookmarks"),
             AppPath::Drafts => f.write_str("/drafts"),
+            AppPath::Search => f.write_str("/search"),
         }
     }
 }

@@ -133,33 +133,26 @@ fn DraftItem(
         }
         cut
     };
-    let (what, href) = match &context {
-        DraftContext::New => (view! { {t::draft_new()} }.into_any(), AppPath::Home.href()),
+    let what = match &context {
+        DraftContext::New => view! { {t::draft_new()} }.into_any(),
         DraftContext::Reply(post) => {
             let author = store.post(post).map(|p| p.with_untracked(|p| p.author.username.clone()));
             let what = match author {
                 Some(name) => t::draft_reply_to(format!("@{name}")).get(),
                 None => t::draft_reply().get(),
             };
-            (view! { <a href=AppPath::Thread(post).href()>{what}</a> }.into_any(), AppPath::ReplyTo(post).href())
+            view! { <a href=AppPath::Thread(post).href()>{what}</a> }.into_any()
         }
-        DraftContext::Edit(post) => (
-            view! { <a href=AppPath::Thread(post).href()>{t::draft_edit()}</a> }.into_any(),
-            AppPath::Thread(post).href(),
-        ),
+        DraftContext::Edit(post) => view! { <a href=AppPath::Thread(post).href()>{t::draft_edit()}</a> }.into_any(),
     };
+    let href = AppPath::continuing(&context).href();
     let when = at.map(|at| {
         let at = perch_model::Timestamp(at as i64);
         view! { <time datetime=at.to_rfc3339()>{move || crate::browser::clock::spoken(at, crate::browser::clock::now())}</time> }
     });
-    // Continuing an edit opens it on its card.
     let open = {
         let (store, context) = (store.clone(), context.clone());
-        move |_| {
-            if let DraftContext::Edit(_) = &context {
-                store.writing(context.clone()).open.set(true);
-            }
-        }
+        move |_| store.continuing_draft(&context)
     };
     let label = t::discard_draft(words.chars().take(40).collect::<String>());
     view! {

@@ -13,6 +13,7 @@ mod outbox;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod prerender;
 mod profile;
+mod search;
 mod settings;
 mod signin;
 mod thread;
@@ -120,6 +121,7 @@ pub fn Shell(
                 <Route path=path!("/settings") view=settings::SettingsPage/>
                 <Route path=path!("/bookmarks") view=bookmarks::BookmarksPage/>
                 <Route path=path!("/drafts") view=drafts::DraftsPage/>
+                <Route path=path!("/search") view=search::SearchPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>

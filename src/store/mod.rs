@@ -25,6 +25,7 @@ mod loading;
 pub mod mutes;
 pub mod outbox;
 mod relations;
+pub mod search;
 pub mod toggle;
 mod writing;
 
@@ -425,6 +426,19 @@ impl Store {
         self.deleted.update(|d| {
             d.insert(uuid.to_owned());
         });
+    }
+
+    /// Every post the store holds now that is not deleted, as it is now
+    /// (the search index starts from them).
+    pub fn every_post_untracked(&self) -> Vec<Post> {
+        let posts: Vec<ArcRwSignal<Post>> = lock(&self.inner.posts).values().cloned().collect();
+        posts.iter().map(|p| p.get_untracked()).filter(|p| !self.is_deleted_untracked(&p.uuid)).collect()
+    }
+
+    /// Every user the store holds now.
+    pub fn every_user_untracked(&self) -> Vec<User> {
+        let users: Vec<ArcRwSignal<User>> = lock(&self.inner.users).values().cloned().collect();
+        users.iter().map(|u| u.get_untracked()).collect()
     }
 
     /// Whether `uuid` was read this visit, rather than only seeded from

@@ -7,6 +7,7 @@
 
 use crate::account::session::Session;
 use crate::browser::web_storage::{self, Key};
+use crate::text::matching::{contains_phrase, fold};
 use leptos::prelude::*;
 use perch_model::{Post, User};
 use serde::{Deserialize, Serialize};
@@ -51,8 +52,8 @@ impl Muted {
         if self.words.is_empty() {
             return None;
         }
-        let text = normalize(&post.content);
-        self.words.iter().any(|w| contains_phrase(&text, &normalize(w))).then_some(Why::Word)
+        let text = fold(&post.content);
+        self.words.iter().any(|w| contains_phrase(&text, &fold(w))).then_some(Why::Word)
     }
 
     pub fn mutes_person(&self, uuid: &str) -> bool {
@@ -79,7 +80,7 @@ impl Muted {
         }
         for w in file.words {
             if let Some(w) = clean_word(&w) {
-                if !checked.words.iter().any(|k| normalize(k) == normalize(&w)) {
+                if !checked.words.iter().any(|k| fold(k) == fold(&w)) {
                     checked.words.push(w);
                 }
             }
@@ -95,54 +96,6 @@ impl Muted {
 pub fn clean_word(word: &str) -> Option<String> {
     let word = word.split_whitespace().collect::<Vec<_>>().join(" ");
     (!word.is_empty() && word.chars().count() <= LONGEST && !word.chars().any(char::is_control)).then_some(word)
-}
-
-/// Text as compared: lower case, runs of white space as one space, without
-/// the marks that are often left out (Arabic vowel signs, combining
-/// accents on their own, joiners).
-fn normalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut space = false;
-    for c in text.chars().filter(|c| !is_mark(*c)).flat_map(char::to_lowercase) {
-        if c.is_whitespace() {
-            space = !out.is_empty();
-        } else {
-            if space {
-                out.push(' ');
-                space = false;
-            }
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn is_mark(c: char) -> bool {
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{0610}'..='\u{061A}' | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}' | '\u{200C}' | '\u{200D}')
-}
-
-/// A letter or digit of any script: what a whole word is made of.
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Whether normalised `text` has normalised `phrase` as whole words: not
-/// starting or ending inside a word ("cat" is not in "category").
-fn contains_phrase(text: &str, phrase: &str) -> bool {
-    if phrase.is_empty() {
-        return false;
-    }
-    let mut from = 0;
-    while let Some(found) = text[from..].find(phrase) {
-        let (start, end) = (from + found, from + found + phrase.len());
-        let clear_before = text[..start].chars().next_back().is_none_or(|c| !is_word(c));
-        let clear_after = text[end..].chars().next().is_none_or(|c| !is_word(c));
-        if clear_before && clear_after {
-            return true;
-        }
-        from = start + text[start..].chars().next().map_or(1, char::len_utf8);
-    }
-    false
 }
 
 /// The current account's mutes, followed across tabs; in context.
@@ -259,6 +212,8 @@ mod tests {
         let phrase = muting(&["good   Morning"]);
         assert!(phrase.hides(&post("a", "Good\nmorning, all")).is_some());
         assert!(phrase.hides(&post("a", "good mornings")).is_none());
+        let accented = muting(&["cafe"]);
+        assert!(accented.hides(&post("a", "Le Café est ouvert")).is_some(), "accents left out");
     }
 
     #[test]

@@ -78,6 +78,14 @@ impl Store {
         all
     }
 
+    /// The person goes to continue the draft of `context`: an edit opens
+    /// on its card.
+    pub fn continuing_draft(&self, context: &DraftContext) {
+        if let DraftContext::Edit(_) = context {
+            self.writing(context.clone()).open.set(true);
+        }
+    }
+
     /// Throws the draft of `context` away (the drafts page): its box
     /// empties wherever it shows, and an open edit closes.
     pub fn discard_draft(&self, context: DraftContext) {

@@ -1,0 +1,144 @@
+// Search what was read (issue 46, point 3): /search, and / from anywhere;
+// posts and people appear as the person types, from what this browser holds
+// for the account (the local copy, bookmarks, Activity, drafts), offline
+// too; whole words in any script and case, accents and Arabic vowel signs
+// left out, every word; the matched words marked as text; newest first;
+// muted people and words left out; only an @name asks the server.
+import { test, expect, expectAccessible } from './fixtures';
+import { call, copies, follows, newAccount, signInWithToken, token } from './helpers';
+import type { Page } from '@playwright/test';
+
+const box = (page: Page) => page.getByRole('searchbox', { name: 'Search posts and people read on this device' });
+const posts = (page: Page) => page.locator('.search-posts .result');
+const status = (page: Page) => page.locator('#search-status');
+
+/** Types `query` in the box, as a person would, and waits for what it found. */
+async function search(page: Page, query: string) {
+  await box(page).fill(query);
+  await expect(status(page)).toHaveAttribute('data-searched', query);
+}
+
+test('as the person types: whole words in any case and script, accents and vowel signs left out, every word, marked as text, newest first; muted ones left out; a result opens its post', async ({ page, context }) => {
+  const me = newAccount('sr');
+  const author = newAccount('sa', 'Saoirse Ní Bhriain');
+  const [, cat] = await follows(page, me, author, [
+    'Un café crème au soleil',
+    'The CAT sat <b>here</b>',
+    'Category theory today',
+    'رأيت قِطَّة في الحديقة',
+    'cat and dog, together',
+  ]);
+  await signInWithToken(page, me);
+  await expect(page.getByText('cat and dog, together')).toBeVisible();
+
+  // / from the home page: the search page, its box focused.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('/');
+  await expect(page).toHaveURL(/\/search$/);
+  await expect(box(page)).toBeFocused();
+  await expect(status(page)).toContainText(/Searches 5 posts read on this device/);
+  let asked = 0;
+  // (Activity's checks read the account's posts and followers meanwhile.)
+  page.on('request', (r) => { if (r.url().includes('/api/v1/') && !/\/(posts|followers)\b/.test(r.url())) asked += 1; });
+
+  await search(page, 'CAFE');
+  await expect(posts(page)).toHaveText(['Un café crème au soleil'].map((t) => new RegExp(t)));
+  await expect(posts(page).locator('mark')).toHaveText(['café']);
+
+  await search(page, 'cat');
+  // Newest first; "Category" is not the word "cat"; markup is text.
+  await expect(posts(page)).toHaveCount(2);
+  await expect(posts(page).nth(0)).toContainText('cat and dog, together');
+  await expect(posts(page).nth(1)).toContainText('The CAT sat <b>here</b>');
+  await expect(posts(page).locator('b')).toHaveCount(0);
+  await expect(posts(page).locator('mark')).toHaveText(['cat', 'CAT']);
+  await expect(status(page)).toContainText('2 posts found. Searched 5 posts read on this device.');
+
+  await search(page, 'dog cat');
+  await expect(posts(page)).toHaveCount(1);
+  await expect(posts(page)).toContainText('cat and dog, together');
+
+  await search(page, 'قطة');
+  await expect(posts(page)).toHaveCount(1);
+  await expect(posts(page).locator('mark')).toHaveText(['قِطَّة']);
+
+  // People: by the start of the username or a word of the name, accents left out.
+  await search(page, 'nI');
+  await expect(page.locator('.people-found')).toContainText(`@${author}`);
+  await search(page, `@${author.slice(0, 4)}`);
+  await expect(page.locator('.people-found').getByRole('link', { name: new RegExp(`@${author}`) })).toBeVisible();
+  expect(asked, 'a search of what was read asks the server nothing').toBe(0);
+
+  // Another tab mutes "dog": its post leaves the results here.
+  await search(page, 'cat');
+  await expect(posts(page)).toHaveCount(2);
+  const other = await context.newPage();
+  await other.goto('/');
+  await other.evaluate(() => {
+    const session = JSON.parse(localStorage.getItem('perch.session')!);
+    localStorage.setItem(`perch.mutes.${session.user.uuid}`, JSON.stringify({ people: [], words: ['DOG'] }));
+  });
+  await expect(posts(page)).toHaveCount(1);
+  await expect(posts(page)).toContainText('The CAT sat');
+  await other.close();
+  await expectAccessible(page);
+
+  // A result opens its post; Back comes to the same search.
+  await posts(page).getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/post/${cat.uuid}$`));
+  await expect(page.getByRole('main').getByText('The CAT sat <b>here</b>')).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/search\?q=cat$/);
+  await expect(box(page)).toHaveValue('cat');
+  await expect(posts(page)).toHaveCount(1);
+});
+
+test.describe('offline', () => {
+test.use({ serviceWorkers: 'allow' });
+
+test('offline after a reload: the local copy, a bookmark and a draft are searched; an @name is asked of the server only online, once typing pauses', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const me = newAccount('so');
+  const author = newAccount('sb');
+  const stranger = newAccount('sx');
+  const [kept] = await follows(page, me, author, ['Lanterns along the river tonight']);
+  const elsewhere = await call(page, token(stranger), 'POST', '/post', { content: 'Lanterns seen from the hill' });
+  await signInWithToken(page, me);
+  await expect(page.getByText('Lanterns along the river tonight')).toBeVisible();
+  // A bookmark of a post read on its own page, and a draft.
+  await page.goto(`/post/${elsewhere.uuid}`);
+  await page.getByRole('main').getByRole('button', { name: 'Bookmark' }).first().click();
+  await page.goto('/');
+  await page.locator('#post-text').fill('A draft about lanterns, unsent');
+  await expect.poll(async () => JSON.stringify(Object.values(await copies(page)))).toContain(kept.uuid);
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBeTruthy();
+
+  await context.setOffline(true);
+  await page.goto('/search?q=LANTERNS');
+  await expect(box(page)).toHaveValue('LANTERNS');
+  await expect(status(page)).toHaveAttribute('data-searched', 'LANTERNS');
+  await expect(posts(page)).toHaveCount(2);
+  await expect(posts(page).nth(0)).toContainText('Lanterns seen from the hill');
+  await expect(page.locator('.search-drafts')).toContainText('A draft about lanterns, unsent');
+  await page.locator('.search-drafts').getByRole('link', { name: 'Continue' }).click();
+  await expect(page.locator('#post-text')).toHaveValue('A draft about lanterns, unsent');
+  await page.goto('/search');
+  await search(page, `@${stranger}`);
+  await expect(page.locator('.people-found')).toContainText(`@${stranger}`);
+  await search(page, '@nobody_here_at_all');
+  await expect(page.getByText('Offline: @nobody_here_at_all was not looked up on the server.')).toBeVisible();
+
+  // Online: a name not read here is asked of the server once typing pauses.
+  await context.setOffline(false);
+  const someone = newAccount('sy', 'Yusra Haddad');
+  const lookups: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/api/v1/user/@')) lookups.push(r.url()); });
+  await box(page).fill('');
+  await box(page).pressSequentially(`@${someone}`, { delay: 20 });
+  await expect(page.locator('.people-found').getByRole('link', { name: /Yusra Haddad/ })).toBeVisible();
+  expect(lookups.filter((u) => u.endsWith(`/user/@${someone}`)), 'the whole name, once').toHaveLength(1);
+  await search(page, '@nobody_here_at_all');
+  await expect(page.getByText('No one is called @nobody_here_at_all on this server.')).toBeVisible();
+});
+});

@@ -1,0 +1,216 @@
+//! Matching words in any script, one way for every room that compares text
+//! (mutes hide with it, search finds with it): any case, accents and Arabic
+//! vowel signs left out, whole words only ("cat" is not in "category").
+//!
+//! A word is a run of letters and digits of any script (and `_`), with the
+//! marks written on them. Text is folded before it is compared: lower case,
+//! the combining marks that are often left out (accents written apart,
+//! Arabic vowel signs, joiners) dropped, and the Latin letters with an
+//! accent written as one character taken to their letter ("é" is "e").
+//! Scripts without spaces between words (Chinese, Japanese) are one word a
+//! run: a search finds them whole, not inside.
+
+use std::ops::Range;
+
+/// The Latin letters from U+00C0 to U+017F, each as the letter without its
+/// accent (lower case), or 0 where it is a letter of its own (æ, ß, þ…).
+const LATIN: &[u8; 192] = b"aaaaaa\0ceeeeiiii\0nooooo\0ouuuuy\0\0aaaaaa\0ceeeeiiii\0nooooo\0ouuuuy\0y\
+aaaaaaccccccccdd\
+ddeeeeeeeeeegggg\
+gggghhhhiiiiiiii\
+ii\0\0jjkk\0lllllll\
+lllnnnnnn\0\0\0oooo\
+oo\0\0rrrrrrssssss\
+ssttttttuuuuuuuu\
+uuuuwwyyyzzzzzz\0";
+
+/// A mark dropped before comparing: combining accents, Arabic vowel signs
+/// and Quranic marks, zero-width (non-)joiners.
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{0610}'..='\u{061A}' | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}' | '\u{200C}' | '\u{200D}')
+}
+
+/// A letter or digit of any script: what a whole word is made of.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// `c` as compared, into `out`: nothing for a mark, the letter for an
+/// accented Latin letter, else its lower case.
+fn fold_into(c: char, out: &mut String) {
+    if is_mark(c) {
+        return;
+    }
+    if ('\u{00C0}'..='\u{017F}').contains(&c) {
+        let base = LATIN[c as usize - 0xC0];
+        if base != 0 {
+            out.push(char::from(base));
+            return;
+        }
+    }
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+    } else {
+        out.extend(c.to_lowercase());
+    }
+}
+
+/// Text as compared: folded, runs of white space as one space.
+pub fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            fold_into(c, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether folded `text` has folded `phrase` as whole words: not starting
+/// or ending inside a word.
+pub fn contains_phrase(text: &str, phrase: &str) -> bool {
+    if phrase.is_empty() {
+        return false;
+    }
+    let mut from = 0;
+    while let Some(found) = text[from..].find(phrase) {
+        let (start, end) = (from + found, from + found + phrase.len());
+        let clear_before = text[..start].chars().next_back().is_none_or(|c| !is_word(c));
+        let clear_after = text[end..].chars().next().is_none_or(|c| !is_word(c));
+        if clear_before && clear_after {
+            return true;
+        }
+        from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+/// Calls `each` with every word of `text`: where it is in `text` (bytes)
+/// and the word folded.
+pub fn each_word(text: &str, mut each: impl FnMut(Range<usize>, &str)) {
+    let mut folded = String::new();
+    let mut start = None;
+    for (at, c) in text.char_indices() {
+        let in_word = is_word(c) || start.is_some() && is_mark(c);
+        match (in_word, start) {
+            (true, None) => {
+                start = Some(at);
+                fold_into(c, &mut folded);
+            }
+            (true, Some(_)) => fold_into(c, &mut folded),
+            (false, Some(from)) => {
+                if !folded.is_empty() {
+                    each(from..at, &folded);
+                }
+                folded.clear();
+                start = None;
+            }
+            (false, None) => {}
+        }
+    }
+    if let Some(from) = start {
+        if !folded.is_empty() {
+            each(from..text.len(), &folded);
+        }
+    }
+}
+
+/// The words of `text`, folded, each once, in order.
+pub fn words(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    each_word(text, |_, w| {
+        if !out.iter().any(|o| o == w) {
+            out.push(w.to_owned());
+        }
+    });
+    out
+}
+
+/// Where in `text` the words of `wanted` (folded) are, in order: what a
+/// result highlights.
+pub fn found_in(text: &str, wanted: &[String]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    each_word(text, |at, w| {
+        if wanted.iter().any(|x| x == w) {
+            out.push(at);
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_folded_to_lower_case_without_accents_or_vowel_signs() {
+        assert_eq!(fold("Crème  Brûlée\n à LA  carte"), "creme brulee a la carte");
+        assert_eq!(fold("ŁÓDŹ Ærø Straße"), "lodz æro straße", "æ and ß are letters of their own");
+        assert_eq!(fold("قِطَّة"), "قطة");
+        assert_eq!(fold("Cafe\u{0301}"), "cafe", "an accent written apart");
+        assert_eq!(fold("ΚΑΛΗΜΕΡΑ"), "καλημερα");
+    }
+
+    #[test]
+    fn the_latin_table_has_one_entry_a_letter() {
+        // Each entry is the letter of its character, checked on a few of
+        // each row, so the table cannot slip by one.
+        for (c, base) in
+            [('À', 'a'), ('Ç', 'c'), ('Ï', 'i'), ('Ñ', 'n'), ('Ø', 'o'), ('Ý', 'y'), ('à', 'a'), ('ÿ', 'y')]
+        {
+            assert_eq!(fold(&c.to_string()), base.to_string(), "{c}");
+        }
+        for (c, base) in
+            [('Ā', 'a'), ('ď', 'd'), ('Đ', 'd'), ('ě', 'e'), ('ģ', 'g'), ('ı', 'i'), ('Ĵ', 'j'), ('Ł', 'l')]
+        {
+            assert_eq!(fold(&c.to_string()), base.to_string(), "{c}");
+        }
+        for (c, base) in
+            [('ń', 'n'), ('Ő', 'o'), ('ř', 'r'), ('Ş', 's'), ('ť', 't'), ('Ů', 'u'), ('Ŵ', 'w'), ('Ÿ', 'y')]
+        {
+            assert_eq!(fold(&c.to_string()), base.to_string(), "{c}");
+        }
+        assert_eq!(fold("ž"), "z");
+        assert_eq!(fold("ſ"), "ſ");
+        assert_eq!(fold("×÷"), "×÷");
+    }
+
+    #[test]
+    fn words_are_runs_of_letters_of_any_script_with_their_marks() {
+        let mut seen = Vec::new();
+        each_word("Hello, wörld! رأيت قِطَّة_2 ok", |at, w| seen.push((at, w.to_owned())));
+        let text = "Hello, wörld! رأيت قِطَّة_2 ok";
+        let words: Vec<(&str, &str)> = seen.iter().map(|(at, w)| (&text[at.clone()], w.as_str())).collect();
+        assert_eq!(
+            words,
+            vec![("Hello", "hello"), ("wörld", "world"), ("رأيت", "رأيت"), ("قِطَّة_2", "قطة_2"), ("ok", "ok")]
+        );
+        assert_eq!(words_of("a A a"), vec!["a"]);
+    }
+
+    fn words_of(text: &str) -> Vec<String> {
+        words(text)
+    }
+
+    #[test]
+    fn found_words_are_whole_and_in_the_original_text() {
+        let text = "My Café, the cafes, CAFE!";
+        let at = found_in(text, &["cafe".to_owned()]);
+        assert_eq!(at.iter().map(|r| &text[r.clone()]).collect::<Vec<_>>(), vec!["Café", "CAFE"]);
+    }
+
+    #[test]
+    fn a_phrase_is_found_as_whole_words() {
+        assert!(contains_phrase(&fold("My CAT, again"), "cat"));
+        assert!(!contains_phrase(&fold("a category"), "cat"));
+        assert!(contains_phrase(&fold("Good\nmorning"), &fold("good   Morning")));
+        assert!(!contains_phrase("", ""));
+    }
+}
