@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-thread bench-abuse lighthouse mutants
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -117,6 +117,11 @@ bench-activity: setup app
 # while expanding 15, the heap when all is open).
 bench-thread: setup app
 	./scripts/bench-thread.sh
+
+# Benchmark, not a test: search over 5,000 posts kept in the browser at 4x
+# CPU (the index built, each key typed, the longest tasks, the index's size).
+bench-search: setup app
+	./scripts/bench-search.sh
 
 # Benchmark, not a test: Lighthouse (mobile) on four pages, cold and warm
 # cache, 3 runs each, on the release app and server (docs/performance.md).

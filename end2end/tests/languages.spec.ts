@@ -132,6 +132,13 @@ test.describe('Arabic', () => {
     await expect(page.getByRole('feed', { name: ar.bookmarks_title }).getByRole('article')).toHaveCount(1);
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await expectAccessible(page);
+    // Search, in the dark: what it found, marked; nothing overflows, axe finds nothing.
+    await page.goto('/search?q=the');
+    await expect(page.getByRole('heading', { level: 1, name: ar.search_title })).toBeVisible();
+    await expect(page.locator('#search-status')).toHaveAttribute('data-searched', 'the');
+    await expect(page.locator('.search-posts mark').first()).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
   });
 
   test('has the right plural form for 0, 1, 2, 3, 11 and 100', async ({ page }) => {
@@ -241,6 +248,14 @@ test.describe('the pseudo-language walk', () => {
     await page.locator('main article.post button.bookmark').click();
     await expect(page.locator('.undo-bar')).toBeVisible();
     await clean('a bookmark removed');
+    await page.locator('header a.search-link').click();
+    await page.locator('#search-box').fill('the');
+    await expect(page.locator('#search-status')).toHaveAttribute('data-searched', 'the');
+    await expect(page.locator('.search-posts mark').first()).toBeVisible();
+    await clean('search');
+    await page.locator('#search-box').fill('@nobody_at_all_here');
+    await expect(page.locator('.lookup-note')).toBeVisible();
+    await clean('search for someone no one is');
     await page.goto('/');
     await expect(page.locator('article.post').first()).toBeVisible();
     await page.locator('#post-text').fill('x'.repeat(505));

@@ -142,3 +142,45 @@ test('offline after a reload: the local copy, a bookmark and a draft are searche
   await expect(page.getByText('No one is called @nobody_here_at_all on this server.')).toBeVisible();
 });
 });
+
+test('5,000 posts kept: the index is built a slice at a time, holds them all and finds the one with a word', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const me = newAccount('sk');
+  await context.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), local_copy_posts: 6000 } });
+  });
+  await signInWithToken(page, me);
+  const session = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user);
+  const author = { uuid: '00000000-0000-4000-8000-000000000001', username: 'kept_author', display_name: 'Kept Author' };
+  const made = Array.from({ length: 5000 }, (_, i) => ({
+    uuid: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    parent: null, author, from: null, locked: false, reply_count: 0, like_count: 0,
+    content: i === 4321 ? 'Only this one has the word zephyr in it' : `Post number ${i} about the weather and the river`,
+    created_at: new Date(Date.now() - i * 60_000).toISOString(),
+  }));
+  const copy = { version: 2, account: session.uuid, saved: Date.now(), posts: made, users: [author], lists: [], following: null, home: null };
+  // Written from a page of the origin that is not the app (which would write its own copy over it).
+  await page.goto('/robots.txt');
+  await page.evaluate(([uuid, text]) => new Promise<void>((done, fail) => {
+    const open = indexedDB.open('perch', 2);
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction('copies', 'readwrite');
+      tx.objectStore('copies').put(text, uuid);
+      tx.oncomplete = () => { open.result.close(); done(); };
+    };
+  }), [session.uuid, JSON.stringify(copy)]);
+  await page.goto('/search');
+  await expect(status(page)).toHaveAttribute('data-searched', '', { timeout: 60_000 });
+  await expect(status(page)).toContainText('Searches 5,000 posts read on this device');
+  await search(page, 'Zephyr');
+  await expect(posts(page)).toHaveCount(1);
+  await expect(posts(page)).toContainText('Only this one has the word zephyr in it');
+  await search(page, 'river');
+  await expect(status(page)).toContainText('4,999 posts found.');
+  await expect(posts(page)).toHaveCount(20);
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(posts(page)).toHaveCount(40);
+  await expect(posts(page).nth(0)).toContainText('Post number 0 about');
+});

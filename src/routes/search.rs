@@ -175,8 +175,15 @@ fn Search(account: String) -> impl IntoView {
                     typed.set(event_target_value(&ev));
                 }/>
         </form>
+        // `data-searched`: the query whose results are shown, once the index
+        // is built; `data-index-bytes`: about what the index takes (both for
+        // tests and `make bench-search`).
         <p id="search-status" class="note" role="status"
-            data-searched=move || matches!(state.get(), State::Ready(_)).then(|| typed.get())>
+            data-searched=move || matches!(state.get(), State::Ready(_)).then(|| typed.get())
+            data-index-bytes={
+                let account = account.clone();
+                move || matches!(state.get(), State::Ready(_)).then(|| search::with(&account, |i| i.bytes())).flatten()
+            }>
             {searched}
         </p>
         {move || lookup.get().and_then(|l| match l {
@@ -201,11 +208,11 @@ fn PeopleFound(people: Memo<Vec<User>>) -> impl IntoView {
                 <ul class="people-found">
                     <For each=move || people.get() key=|u| u.uuid.clone() let:user>
                         <li>
-                            <A href=AppPath::Profile(&user.username).href()>
+                            <a href=AppPath::Profile(&user.username).href()>
                                 <span class="name" dir="auto">{user.display_name.clone()}</span>
                                 " "
                                 <span class="handle">"@"{user.username.clone()}</span>
-                            </A>
+                            </a>
                         </li>
                     </For>
                 </ul>
@@ -241,12 +248,39 @@ fn DraftsFound(drafts: Memo<Vec<(DraftContext, String, Option<u64>)>>, wanted: M
 /// The posts found, newest first, a page at a time.
 #[component]
 fn PostsFound(found: Memo<Found>, wanted: Memo<Vec<String>>, shown: RwSignal<usize>) -> impl IntoView {
+    // A new search draws the first screen in the key's own task and the
+    // rest a few a task after (`browser/pace.rs`): typing stays quick.
+    let drawn = RwSignal::new(crate::browser::pace::FIRST_SCREEN);
+    let round = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        wanted.track();
+        drawn.set(crate::browser::pace::FIRST_SCREEN);
+    });
+    Effect::new(move |_| {
+        found.track();
+        round.update_value(|r| *r += 1);
+        let mine = round.get_value();
+        while_shown(async move {
+            loop {
+                crate::browser::pace::yield_now().await;
+                let (Some(now), Some(total)) = (drawn.try_get_untracked(), found.try_with_untracked(|f| f.posts.len()))
+                else {
+                    return;
+                };
+                if round.try_get_value() != Some(mine) || now >= total {
+                    return;
+                }
+                drawn.set(now + crate::browser::pace::items_per_task());
+            }
+        });
+    });
+    let visible = move || found.with(|f| f.posts.iter().take(drawn.get()).cloned().collect::<Vec<_>>());
     view! {
         <Show when=move || found.with(|f| !f.posts.is_empty())>
             <section class="search-posts" aria-labelledby="search-posts-heading">
                 <h2 id="search-posts-heading">{t::search_posts()}</h2>
                 <ul class="results">
-                    <For each=move || found.get().posts key=|p| (p.uuid.clone(), p.content.clone()) let:post>
+                    <For each=visible key=|p| (p.uuid.clone(), p.content.clone()) let:post>
                         <PostFound post wanted/>
                     </For>
                 </ul>
@@ -277,9 +311,9 @@ fn PostFound(post: Post, wanted: Memo<Vec<String>>) -> impl IntoView {
                 " · "
                 {when}
             </p>
-            <A href=href attr:class="result-text" attr:dir="auto">
+            <a href=href class="result-text" dir="auto">
                 <Marked text=post.content.clone() wanted/>
-            </A>
+            </a>
         </li>
     }
 }

@@ -203,9 +203,9 @@ impl Index {
     }
 }
 
+/// What a post's text takes beyond its struct (counted in its entry's).
 fn post_bytes(post: &Post) -> usize {
-    std::mem::size_of::<Post>()
-        + post.uuid.len()
+    post.uuid.len()
         + post.content.len()
         + post.author.uuid.len()
         + post.author.username.len()

@@ -124,7 +124,7 @@ pub async fn build(store: Store, state: RwSignal<State>) {
         done += 1;
         if crate::browser::pace::now() - slice_start > SLICE_MS {
             // The page is gone, or another account's index began.
-            if state.try_set(State::Building(done)).is_none()
+            if state.try_set(State::Building(done)).is_some()
                 || !INDEX.with(|i| i.borrow().as_ref().is_some_and(|(a, _)| a == &me))
             {
                 abandoned = true;
