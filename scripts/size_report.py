@@ -39,7 +39,13 @@ import gzip, json, os, re, subprocess, sys
 # mostly the card code now shared with /bookmarks' module, split into two
 # chunks where it was one, and the Bookmark button's state (docs/size.md,
 # "Bookmarks, drafts and Your Perch data").
-LIMITS = {'signin': 293_800, 'home': 395_700, 'thread': 425_000, 'profile': 425_000, 'activity': 353_300, 'bookmarks': 410_300, 'drafts': 390_500}
+# Raised again for search (issue 46, point 3) and the planner's local search
+# (issue 48), measured in one sitting against the greedy planner on the same
+# code: sign-in +0.6 KB, Home +1.0 KB, a thread +1.0 KB, Activity -51.9 KB,
+# Settings and drafts +13.3 KB; against the build before search (6c509f9):
+# sign-in +1.3 KB, Home +3.6 KB (docs/size.md, "Search, and the planner's
+# local search"). Each limit is the measure plus 0.8 KB, as before.
+LIMITS = {'signin': 295_100, 'home': 399_400, 'thread': 426_400, 'profile': 426_400, 'activity': 363_300, 'bookmarks': 419_100, 'drafts': 397_400, 'search': 387_800}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

@@ -84,6 +84,17 @@ for (let run = 1; run <= Number(runs); run++) {
 
   const { tab } = await slowTab(context);
   await recordLongTasks(tab);
+  // What started each long frame (Long Animation Frames: the callbacks that
+  // ran in it), to tell search's work from the app's other work.
+  await tab.addInitScript(() => {
+    window.__frames = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const layout = e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0;
+        window.__frames.push([e.startTime, e.duration, `blocking ${e.blockingDuration.toFixed(0)} ms, style and layout ${layout.toFixed(0)} ms, render start at +${(e.renderStart - e.startTime).toFixed(0)} ms; ` + e.scripts.map((s) => `${s.invoker} ${s.duration.toFixed(0)}ms`).join('; ')]);
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  });
   // When the search page first says what it is reading: the index's building starts.
   await tab.addInitScript(() => {
     new MutationObserver((_, observer) => {
@@ -137,6 +148,8 @@ for (let run = 1; run <= Number(runs); run++) {
   }
   if (process.env.SHOW_KEYS) console.log(QUERIES.flatMap((q) => [...Array(q.length)].map((_, i) => q.slice(0, i + 1))).map((k, i) => `${k}: ${keys[i].toFixed(1)}`).join(', '));
   const typing = await tab.evaluate((from) => Math.max(0, ...window.__tasks.filter(([s]) => s >= from).map(([, d]) => d)), typedFrom);
+  const frames = await tab.evaluate((from) => window.__frames.filter(([s, d]) => s >= from && d > 50), typedFrom);
+  for (const [at, d, what] of frames) console.log(`  a long frame while typing, at ${at.toFixed(0)} ms: ${d.toFixed(0)} ms: ${what}`);
   const row = {
     build: built.at,
     longestBuild: built.longest,

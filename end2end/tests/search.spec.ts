@@ -91,6 +91,18 @@ test('as the person types: whole words in any case and script, accents and vowel
   await expect(page).toHaveURL(/\/search\?q=cat$/);
   await expect(box(page)).toHaveValue('cat');
   await expect(posts(page)).toHaveCount(1);
+
+  // The index grows as the store reads: a profile read after it was built,
+  // in the same visit (no page load builds it again).
+  const stranger = newAccount('sz');
+  await call(page, token(stranger), 'POST', '/post', { content: 'A heron by the weir' });
+  await page.locator('#find-someone').fill(`@${stranger}`);
+  await page.locator('#find-someone').press('Enter');
+  await expect(page.getByText('A heron by the weir')).toBeVisible();
+  await page.locator('header a.search-link').click();
+  await search(page, 'heron');
+  await expect(posts(page)).toHaveCount(1);
+  await expect(status(page)).toContainText('1 post found. Searched 6 posts read on this device.');
 });
 
 test.describe('offline', () => {
