@@ -26,9 +26,9 @@ test('every draft in one place: a new post, a reply and an edit, continued where
   await signInWithToken(page, me);
 
   // Three drafts: a new post, a reply, an edit.
-  await page.getByLabel('Post text').fill('A new post, half written');
+  await page.getByLabel('Post text', { exact: true }).fill('A new post, half written');
   await page.goto(`/post/${theirs.uuid}`);
-  await page.getByLabel('Post text').fill('My answer, not sent yet');
+  await page.getByLabel('Post text', { exact: true }).fill('My answer, not sent yet');
   await page.goto(`/post/${mine.uuid}`);
   await page.getByRole('article').filter({ hasText: 'My post as it was.' }).getByRole('button', { name: 'Edit' }).click();
   await page.locator('textarea[id^="edit-"]').fill('My post, changed but not saved');
@@ -36,7 +36,7 @@ test('every draft in one place: a new post, a reply and an edit, continued where
 
   // The composer names the others.
   await page.goto('/');
-  await expect(page.getByLabel('Post text')).toHaveValue('A new post, half written');
+  await expect(page.getByLabel('Post text', { exact: true })).toHaveValue('A new post, half written');
   await expect(page.getByRole('link', { name: '2 other drafts' })).toBeVisible();
   await page.getByRole('link', { name: '2 other drafts' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Drafts' })).toBeVisible();
@@ -70,7 +70,7 @@ test('every draft in one place: a new post, a reply and an edit, continued where
 
   // Continue opens each where it was written.
   await items.filter({ hasText: 'My answer' }).getByRole('link', { name: 'Continue' }).click();
-  await expect(page.getByLabel('Post text')).toHaveValue('My answer, not sent yet');
+  await expect(page.getByLabel('Post text', { exact: true })).toHaveValue('My answer, not sent yet');
   await page.goto('/drafts');
   await items.filter({ hasText: 'changed but not saved' }).getByRole('link', { name: 'Continue' }).click();
   await expect(page.locator('textarea[id^="edit-"]')).toHaveValue('My post, changed but not saved');
