@@ -48,7 +48,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --addr 127.0.0.1:${port} --static ${dist} --public-url ${host} --allow-origin ${host}`,
+      command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --request-log .tmp/db/requests.log --addr 127.0.0.1:${port} --static ${dist} --public-url ${host} --allow-origin ${host}`,
       url: `http://127.0.0.1:${port}/api/v1/ping`,
       reuseExistingServer: false,
       timeout: 60_000,

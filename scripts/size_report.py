@@ -45,7 +45,11 @@ import gzip, json, os, re, subprocess, sys
 # Settings and drafts +13.3 KB; against the build before search (6c509f9):
 # sign-in +1.3 KB, Home +3.6 KB (docs/size.md, "Search, and the planner's
 # local search"). Each limit is the measure plus 0.8 KB, as before.
-LIMITS = {'signin': 295_100, 'home': 399_400, 'thread': 426_400, 'profile': 426_400, 'activity': 363_300, 'bookmarks': 419_100, 'drafts': 397_400, 'search': 387_800}
+# Raised for Activity's checks of every account signed in here (issue 47,
+# point 4): the API client's reading as another account, in the main
+# module (sign-in +0.5 KB, Home +0.8 KB, Activity +1.0 KB; docs/size.md,
+# "What each feature costs the other pages").
+LIMITS = {'signin': 295_600, 'home': 400_200, 'thread': 427_100, 'profile': 427_100, 'activity': 364_300, 'bookmarks': 420_100, 'drafts': 398_600, 'search': 388_800}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

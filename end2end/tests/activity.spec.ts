@@ -5,7 +5,8 @@
 // Each test signs in a new account of its own (`perch-server user add`),
 // so what other specs do to the demo people changes nothing here.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, call, keptByWorker, newAccount, signInWithToken, token, ALL_SCOPES } from './helpers';
+import { api, call, keptByWorker, newAccount, signInWithToken, token, ALL_SCOPES, REQUEST_LOG } from './helpers';
+import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
 
 /** A token of a new account named `displayName`. */
@@ -218,6 +219,46 @@ test('switching accounts shows the other account\'s activity, and the account me
   await expect(menu.locator('summary')).toHaveText(`@${first}`);
   await activityLink(page, 1).click();
   await expect(page.getByRole('listitem').filter({ hasText: 'Sam Reed replied to your post' })).toContainText('For the first account.');
+});
+
+test('the other account signed in here is checked too, with its own token: its count in the account menu grows; the server\'s log shows each read of its activity went as itself', async ({ page, context }) => {
+  await checkEvery(context, 5);
+  const other = newAccount('ivo');
+  const otherTok = token(other);
+  const otherUuid = (await api(page, otherTok, '/user')).uuid;
+  const post = await call(page, otherTok, 'POST', '/post', { content: 'A question from the other account.' });
+  await signInWithToken(page, other);
+  await firstLook(page, otherUuid);
+
+  const current = newAccount('jan');
+  const currentUuid = (await api(page, token(current), '/user')).uuid;
+  const menu = page.locator('.account-menu');
+  await menu.locator('summary').click();
+  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
+  await page.getByLabel('Access token', { exact: true }).fill(token(current));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(menu.locator('summary')).toHaveText(`@${current}`);
+  await firstLook(page, currentUuid);
+
+  // A reply to the other account's post, while the current one reads:
+  // the other's count shows in the account menu without switching.
+  await call(page, someone('Rosa Vidal'), 'POST', '/post', { content: 'An answer for the other account.', parent: post.uuid });
+  await menu.locator('summary').click();
+  const row = page.locator('.account-panel').getByRole('list', { name: 'Accounts' }).getByRole('listitem').filter({ hasText: `@${other}` });
+  await expect(row).toContainText('1 new', { timeout: 30_000 });
+  await expect(activityLink(page)).toBeVisible();
+
+  // The server's log of accepted calls (`serve --request-log`): every read of
+  // the other account's posts and followers went with its own token, and
+  // the current account's token read none of it.
+  const lines = readFileSync(REQUEST_LOG, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' '));
+  const ofOther = lines.filter(([, , path]) => path.includes(otherUuid));
+  expect(ofOther.length).toBeGreaterThan(0);
+  expect(ofOther.filter(([caller]) => caller !== otherUuid), 'reads of the other account as someone else').toEqual([]);
+  expect(lines.filter(([caller, , path]) => caller === currentUuid && path.includes(post.uuid))).toEqual([]);
+  // After the current account's last accepted call, the other's token was still used: the checks go on.
+  const firstOfCurrent = lines.findIndex(([caller]) => caller === currentUuid);
+  expect(lines.slice(firstOfCurrent).some(([caller, , path]) => caller === otherUuid && path.includes(`/user/${otherUuid}/`))).toBeTruthy();
 });
 
 test.describe('with the service worker', () => {

@@ -5,6 +5,8 @@ import { expect, type Page } from '@playwright/test';
 
 export const SERVER_BIN = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
 export const DB = '.tmp/db/e2e.db';
+/** The test server's log of accepted API calls (`serve --request-log`): `<caller uuid> <method> <path>` a line. */
+export const REQUEST_LOG = '.tmp/db/requests.log';
 export const ALL_SCOPES = [
   'post.get', 'post.send', 'post.edit', 'post.delete', 'post.like',
   'reply.get', 'reply.post', 'reply.edit', 'reply.delete', 'reply.like',

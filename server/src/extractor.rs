@@ -115,6 +115,8 @@ pub struct CallerLookup {
     pub db: Db,
     pub callers: Arc<CallerCache>,
     pub per_token: Arc<RateLimiter>,
+    /// `serve --request-log`: each accepted call written, as whom.
+    pub requests: Option<Arc<crate::request_log::RequestLog>>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Caller
@@ -135,6 +137,7 @@ where
         let now = now_ms();
         if let Some(caller) = state.callers.get(&hash, now) {
             state.per_token.hit(&hash).map_err(|retry_after_secs| Error::TooManyRequests { retry_after_secs })?;
+            log(state, &caller, parts).await;
             return Ok(caller);
         }
         let generation = state.callers.generation();
@@ -151,7 +154,17 @@ where
         let scopes = Scope::parse_list(row.get::<&str, _>("scopes")).unwrap_or_default();
         let caller = Caller { user_id: row.get("user_id"), application_id: row.get("application_id"), scopes };
         state.callers.put(hash, caller.clone(), expires_ms, now, generation);
+        log(state, &caller, parts).await;
         Ok(caller)
+    }
+}
+
+/// Writes the accepted call in the request log, when there is one.
+async fn log(state: &CallerLookup, caller: &Caller, parts: &Parts) {
+    if let Some(requests) = &state.requests {
+        // The whole path, not the part left inside `/api/v1`'s router.
+        let path = parts.extensions.get::<axum::extract::OriginalUri>().map_or(parts.uri.path(), |u| u.0.path());
+        requests.write(&state.db, caller.user_id, parts.method.as_str(), path).await;
     }
 }
 

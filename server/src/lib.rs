@@ -17,6 +17,7 @@ pub mod oauth;
 pub mod openapi;
 pub mod rate_limit;
 pub mod read_cache;
+pub mod request_log;
 pub mod sign_in;
 pub mod state;
 pub mod static_app;
@@ -71,6 +72,8 @@ pub struct ServeOptions {
     pub refresh_grace: Duration,
     /// Header, body and shutdown timeouts (`connections.rs`).
     pub timeouts: connections::Timeouts,
+    /// Where each accepted API call is written, as whom (`request_log.rs`).
+    pub request_log: Option<PathBuf>,
 }
 
 impl Default for ServeOptions {
@@ -90,6 +93,7 @@ impl Default for ServeOptions {
             read_cache_bytes: read_cache::DEFAULT_BUDGET,
             refresh_grace: tokens::REFRESH_GRACE,
             timeouts: connections::Timeouts::default(),
+            request_log: None,
         }
     }
 }
@@ -205,6 +209,10 @@ pub async fn start(listener: TcpListener, options: ServeOptions) -> anyhow::Resu
         refreshes: Arc::new(tokens::RecentRefreshes::new(options.refresh_grace)),
         keyed: Arc::default(),
         activity_check_seconds: options.live.filter(|_| options.demo).map(|_| 30),
+        requests: match &options.request_log {
+            Some(path) => Some(Arc::new(request_log::RequestLog::open(path)?)),
+            None => None,
+        },
     };
     let app = router(state.clone(), &options);
     let (stop, stopped) = oneshot::channel::<()>();

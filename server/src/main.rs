@@ -58,6 +58,10 @@ enum Command {
         /// The most memory, in MB, that answers kept for repeated reads may take.
         #[arg(long, default_value_t = ServeOptions::default().read_cache_bytes / (1024 * 1024))]
         read_cache_mb: usize,
+        /// Append one line per accepted API call to FILE: the caller's uuid,
+        /// the method and the path (for tests; it names who called what).
+        #[arg(long = "request-log")]
+        request_log: Option<PathBuf>,
     },
     /// Manage users.
     User {
@@ -124,6 +128,7 @@ async fn main() -> anyhow::Result<()> {
             sign_in_failures,
             trusted_proxies,
             read_cache_mb,
+            request_log,
         } => {
             let options = ServeOptions {
                 db: cli.db,
@@ -136,6 +141,7 @@ async fn main() -> anyhow::Result<()> {
                 sign_in_failures,
                 trusted_proxies,
                 read_cache_bytes: read_cache_mb.saturating_mul(1024 * 1024),
+                request_log,
                 ..ServeOptions::default()
             };
             // Listen for SIGINT/SIGTERM before anything can answer a request.

@@ -34,6 +34,8 @@ pub struct AppState {
     /// What `config.json` tells the app about its activity checks: 30 s
     /// under the live demo, the app's own pace otherwise.
     pub activity_check_seconds: Option<u32>,
+    /// `serve --request-log`: each accepted API call, as whom.
+    pub requests: Option<Arc<crate::request_log::RequestLog>>,
 }
 
 /// The caller's extractor and the layers ask for their part of the state
@@ -44,6 +46,7 @@ impl FromRef<AppState> for extractor::CallerLookup {
             db: state.db.clone(),
             callers: state.callers.clone(),
             per_token: state.limits.per_token.clone(),
+            requests: state.requests.clone(),
         }
     }
 }

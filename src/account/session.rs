@@ -364,6 +364,17 @@ impl Tokens for Session {
         })
     }
 
+    fn held_other(&self, account: &str) -> Option<Held> {
+        self.others.with_untracked(|others| {
+            others.iter().find(|s| s.user.uuid == account && !s.ended).map(|s| Held {
+                account: s.user.uuid.clone(),
+                token: s.token.clone(),
+                expires_at: s.token_expires_at,
+                refresh_token: s.refresh_token.clone(),
+            })
+        })
+    }
+
     fn refreshed(&self, before: &Held, tokens: TokenSet) {
         Session::refreshed(self, before, tokens)
     }

@@ -107,6 +107,9 @@ pub struct Api {
     /// The account every request of this client is made as ([`Api::as_account`]),
     /// or `None`: whichever account is current when a request goes.
     account: Option<Arc<str>>,
+    /// `account` is another account signed in here, not the current one
+    /// ([`Api::as_other_account`]).
+    other: bool,
     /// Reads started before the page that wants them was drawn.
     early: Arc<std::sync::Mutex<Vec<EarlyRead>>>,
 }
@@ -177,6 +180,7 @@ impl Api {
             refreshing: Default::default(),
             reach: ArcRwSignal::new(Reach::default()),
             account: None,
+            other: false,
             early: Default::default(),
         }
     }
@@ -284,11 +288,28 @@ impl Api {
     /// the request is not sent and fails as [`ApiError::Unauthorized`]: an
     /// action one account made is never sent as another.
     pub fn as_account(&self, uuid: &str) -> Api {
-        Api { account: Some(uuid.into()), ..self.clone() }
+        Api { account: Some(uuid.into()), other: false, ..self.clone() }
+    }
+
+    /// This client, reading as the account `uuid`, signed in here but not
+    /// current, with that account's own token and no other (its activity,
+    /// checked in the background: `store/activity/`). Such a client never
+    /// refreshes the token nor tells the session of a refusal or missing
+    /// scopes (that is for when the account is current again): a request
+    /// whose token expired, or made once the account is current or gone,
+    /// fails as [`ApiError::Unauthorized`] without being sent.
+    pub fn as_other_account(&self, uuid: &str) -> Api {
+        Api { account: Some(uuid.into()), other: true, ..self.clone() }
     }
 
     /// The current account's tokens, if it is the one this client is bound to.
     fn held_as_bound(&self) -> Result<Option<Held>, ApiError> {
+        if self.other {
+            let bound = self.account.as_deref().unwrap_or_default();
+            let held = self.tokens.held_other(bound).ok_or_else(|| ApiError::Unauthorized(NOT_BOUND.into()))?;
+            let expired = held.expires_at.is_some_and(|at| at.millis() <= js_sys::Date::now() as i64);
+            return if expired { Err(ApiError::Unauthorized(NOT_BOUND.into())) } else { Ok(Some(held)) };
+        }
         let held = self.tokens.held();
         match (&self.account, &held) {
             (Some(bound), Some(h)) if **bound != *h.account => Err(ApiError::Unauthorized(NOT_BOUND.into())),
@@ -321,6 +342,9 @@ impl Api {
     async fn token(&self) -> Result<Option<String>, ApiError> {
         let Some(held) = self.held_as_bound()? else { return Ok(None) };
         let now = js_sys::Date::now() as i64;
+        if self.other {
+            return Ok(Some(held.token));
+        }
         if let (Some(expires), Some(_)) = (held.expires_at, &held.refresh_token) {
             if expires.millis() - now < REFRESH_MARGIN_MS && self.refresh_now(&held).await.is_ok() {
                 return Ok(self.held_as_bound()?.map(|h| h.token));
@@ -355,7 +379,8 @@ impl Api {
         key: Option<&str>,
     ) -> Result<T, ApiError> {
         // A read the page's route started early: its answer, if it got one.
-        if method == "GET" && body.is_none() && key.is_none() {
+        // (Never for another account: those reads were the current one's.)
+        if method == "GET" && body.is_none() && key.is_none() && !self.other {
             if let Some(Ok(reply)) = self.take_early(path).await {
                 return parse(&reply.text);
             }
@@ -411,6 +436,10 @@ impl Api {
                 self.learn_reach(sent.is_ok());
             }
             let res = sent.map_err(ApiError::Network)?;
+            if self.other {
+                // Not the current account's: nothing is refreshed or told.
+                return if res.ok() || res.status == 304 { Ok(res) } else { Err(error_from(res)) };
+            }
             if res.status == 401 && !retried {
                 if let Some(held) = self.held_as_bound()?.filter(|h| h.refresh_token.is_some()) {
                     retried = true;

@@ -20,6 +20,10 @@ pub struct Held {
 pub trait Tokens: Send + Sync + 'static {
     /// The current account's tokens, if an account is current.
     fn held(&self) -> Option<Held>;
+    /// The tokens of `account`, signed in here but not current (its sign-in
+    /// not ended): for reading that account's own activity
+    /// ([`crate::api::Api::as_other_account`]).
+    fn held_other(&self, account: &str) -> Option<Held>;
     /// Keeps `tokens`, refreshed from `before`'s, unless the account or
     /// its tokens changed meanwhile (another tab's word is newer).
     fn refreshed(&self, before: &Held, tokens: TokenSet);

@@ -3,7 +3,11 @@
 //! with the kept `ETag`: two 304s when nothing changed); every page of its
 //! last 60 posts on a full check; the replies pages of each post whose
 //! replies grew; mentions from what the store already read. Everything is
-//! asked as the account that the check is for ([`Api::as_account`]).
+//! asked as the account that the check is for ([`Api::as_account`]); an
+//! account signed in here but not current is checked with its own token
+//! ([`Api::as_other_account`]), and what its check reads stays in its
+//! activity: none of it enters the store, which is the current account's
+//! (so its mentions, found in what the store read, wait until it is current).
 
 use super::compare::{self, Kept};
 use super::{kept, save, FULL_EVERY, ITEMS_KEPT, POST_PAGES};
@@ -34,14 +38,37 @@ impl Store {
         fresh_for_ms: i64,
         everywhere: bool,
     ) -> Result<Checked, ApiError> {
+        self.check_activity_of(me, scopes, fresh_for_ms, everywhere, true).await
+    }
+
+    /// Checks the activity of `other`, an account signed in here that is
+    /// not the current one, as [`Store::check_activity`] does, with that
+    /// account's own token.
+    pub async fn check_other_activity(
+        &self,
+        other: &User,
+        scopes: &[Scope],
+        fresh_for_ms: i64,
+    ) -> Result<Checked, ApiError> {
+        self.check_activity_of(other, scopes, fresh_for_ms, false, false).await
+    }
+
+    async fn check_activity_of(
+        &self,
+        me: &User,
+        scopes: &[Scope],
+        fresh_for_ms: i64,
+        everywhere: bool,
+        current: bool,
+    ) -> Result<Checked, ApiError> {
         let lock = format!("perch-activity-{}", me.uuid);
         crate::browser::tab_lock::exclusive(&lock, async {
             let mut kept = kept(&me.uuid);
             if (js_sys::Date::now() as i64 - kept.read_ms) < fresh_for_ms {
                 return Ok(Checked::Fresh);
             }
-            let api = self.api.as_account(&me.uuid);
-            self.look(&api, me, scopes, everywhere, &mut kept).await?;
+            let api = if current { self.api.as_account(&me.uuid) } else { self.api.as_other_account(&me.uuid) };
+            self.look(&api, me, scopes, everywhere, current, &mut kept).await?;
             save(&me.uuid, &kept);
             Ok(Checked::Read)
         })
@@ -54,6 +81,7 @@ impl Store {
         me: &User,
         scopes: &[Scope],
         everywhere: bool,
+        current: bool,
         kept: &mut Kept,
     ) -> Result<(), ApiError> {
         let full = everywhere || !kept.looked() || kept.since_full + 1 >= FULL_EVERY;
@@ -74,7 +102,9 @@ impl Store {
             for page in compare::reply_pages(old, new) {
                 let read: RepliesPage = api.replies(&uuid, page).await?;
                 let replies = compare::after(page, old, read.replies);
-                replies.iter().for_each(|r| drop(self.put_post(r.clone())));
+                if current {
+                    replies.iter().for_each(|r| drop(self.put_post(r.clone())));
+                }
                 kept.add_replies(replies, &me.uuid, now);
             }
         }
@@ -93,8 +123,10 @@ impl Store {
         } else {
             kept.followers_refused = true;
         }
-        let posts = self.posts_untracked();
-        kept.add_mentions(posts.iter(), me, |uuid| self.follows_known(uuid), now);
+        if current {
+            let posts = self.posts_untracked();
+            kept.add_mentions(posts.iter(), me, |uuid| self.follows_known(uuid), now);
+        }
         kept.finish(now, ITEMS_KEPT);
         Ok(())
     }

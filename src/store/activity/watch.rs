@@ -5,6 +5,9 @@
 //! shared by tabs, and a check that another tab made less than an interval
 //! ago counts); the others hear the result through storage. Errors back
 //! off, doubling up to half an hour, and a `Retry-After` is honoured.
+//! After the current account, every other account signed in here is
+//! checked too, one at a time, each with its own token, while the tab is
+//! visible: its count in the account menu stays true (issue 47).
 
 use super::{kept, use_unread};
 use crate::api::ApiError;
@@ -56,6 +59,21 @@ pub fn watch(store: Store, every_s: u32) {
                     }
                     // From the last check, this tab's or another's.
                     wait = (kept(&me.uuid).read_ms + every - js_sys::Date::now() as i64).clamp(1_000, every);
+                    let others =
+                        store.session.all_untracked().into_iter().filter(|s| s.user.uuid != me.uuid && !s.ended);
+                    for other in others {
+                        until_visible().await;
+                        if alive.is_disposed() {
+                            return;
+                        }
+                        // Its failures wait for the next round; they are the
+                        // other account's to see when it is current.
+                        if store.check_other_activity(&other.user, &other.scopes, every * 9 / 10).await.is_ok() {
+                            if let Some(unread) = unread {
+                                unread.changed();
+                            }
+                        }
+                    }
                 }
                 Err(error) => {
                     failures += 1;
