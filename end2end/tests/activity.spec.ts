@@ -30,6 +30,17 @@ async function firstLook(page: Page, uuid: string) {
   await expect.poll(async () => (await keptFor(page, uuid))?.since_ms ?? 0).toBeGreaterThan(0);
 }
 
+/** Adds `username` from the account menu with the Access token form; the menu. */
+async function addAccount(page: Page, username: string) {
+  const menu = page.locator('.account-menu');
+  await menu.locator('summary').click();
+  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
+  await page.getByLabel('Access token', { exact: true }).fill(token(username));
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(menu.locator('summary')).toHaveText(`@${username}`);
+  return menu;
+}
+
 const activityLink = (page: Page, unread?: number) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', unread ? { name: `Activity, ${unread} unread` } : { name: 'Activity', exact: true });
 
@@ -200,12 +211,7 @@ test('switching accounts shows the other account\'s activity, and the account me
   await expect(activityLink(page, 1)).toBeVisible();
 
   const second = newAccount('gus');
-  const menu = page.locator('.account-menu');
-  await menu.locator('summary').click();
-  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
-  await page.getByLabel('Access token', { exact: true }).fill(token(second));
-  await page.getByRole('button', { name: 'Sign in with token' }).click();
-  await expect(menu.locator('summary')).toHaveText(`@${second}`);
+  const menu = await addAccount(page, second);
   await firstLook(page, (await api(page, token(second), '/user')).uuid);
   await expect(activityLink(page)).toBeVisible();
   await page.goto('/activity');
@@ -232,12 +238,7 @@ test('the other account signed in here is checked too, with its own token: its c
 
   const current = newAccount('jan');
   const currentUuid = (await api(page, token(current), '/user')).uuid;
-  const menu = page.locator('.account-menu');
-  await menu.locator('summary').click();
-  await page.locator('.account-panel').getByRole('link', { name: 'Add an account' }).click();
-  await page.getByLabel('Access token', { exact: true }).fill(token(current));
-  await page.getByRole('button', { name: 'Sign in with token' }).click();
-  await expect(menu.locator('summary')).toHaveText(`@${current}`);
+  const menu = await addAccount(page, current);
   await firstLook(page, currentUuid);
 
   // A reply to the other account's post, while the current one reads:
