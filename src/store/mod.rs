@@ -428,11 +428,10 @@ impl Store {
         });
     }
 
-    /// Every post the store holds now that is not deleted, as it is now
-    /// (the search index starts from them).
+    /// Every post the store holds now, as it is now (Activity's mentions
+    /// and the search index start from them).
     pub fn every_post_untracked(&self) -> Vec<Post> {
-        let posts: Vec<ArcRwSignal<Post>> = lock(&self.inner.posts).values().cloned().collect();
-        posts.iter().map(|p| p.get_untracked()).filter(|p| !self.is_deleted_untracked(&p.uuid)).collect()
+        lock(&self.inner.posts).values().map(|p| p.get_untracked()).collect()
     }
 
     /// Every user the store holds now.

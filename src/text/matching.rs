@@ -192,11 +192,7 @@ mod tests {
             words,
             vec![("Hello", "hello"), ("wörld", "world"), ("رأيت", "رأيت"), ("قِطَّة_2", "قطة_2"), ("ok", "ok")]
         );
-        assert_eq!(words_of("a A a"), vec!["a"]);
-    }
-
-    fn words_of(text: &str) -> Vec<String> {
-        words(text)
+        assert_eq!(super::words("a A a"), vec!["a"]);
     }
 
     #[test]

@@ -251,11 +251,8 @@ fn improve(
                     best_slots.clone_from(&slot_of);
                 }
             }
-            None => {
-                let mut back = slot_of.clone();
-                back[c] = to;
-                move_to(&mut slots, &back, c, to, from);
-            }
+            // Back: `to`'s members are the others in it, `c` still at `from`.
+            None => move_to(&mut slots, &slot_of, c, to, from),
         }
     }
     // The best plan seen, as groups in the splitter's order.

@@ -13,8 +13,7 @@ use super::compare::{self, Kept};
 use super::{kept, save, FULL_EVERY, ITEMS_KEPT, POST_PAGES};
 use crate::api::{Api, ApiError, Fresh};
 use crate::store::Store;
-use leptos::prelude::GetUntracked;
-use perch_model::{FollowersList, Post, RepliesPage, Scope, User, UserPostsPage};
+use perch_model::{FollowersList, RepliesPage, Scope, User, UserPostsPage};
 
 /// What a check did.
 #[derive(Debug, PartialEq)]
@@ -124,16 +123,11 @@ impl Store {
             kept.followers_refused = true;
         }
         if current {
-            let posts = self.posts_untracked();
+            let posts = self.every_post_untracked();
             kept.add_mentions(posts.iter(), me, |uuid| self.follows_known(uuid), now);
         }
         kept.finish(now, ITEMS_KEPT);
         Ok(())
-    }
-
-    /// Every post the store holds now.
-    fn posts_untracked(&self) -> Vec<Post> {
-        crate::store::lock(&self.inner.posts).values().map(|p| p.get_untracked()).collect()
     }
 }
 

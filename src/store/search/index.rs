@@ -51,11 +51,6 @@ impl Index {
         self.entries.iter().filter(|e| !e.gone).count()
     }
 
-    /// Whether it holds the post `uuid`.
-    pub fn has(&self, uuid: &str) -> bool {
-        self.by_uuid.contains_key(uuid)
-    }
-
     /// Puts `post` in (its newer reading replaces the one before), and its author.
     pub fn put(&mut self, post: &Post) {
         if post.uuid.is_empty() {
@@ -142,29 +137,32 @@ impl Index {
             return Found::default();
         }
         let mut found = Found::default();
-        let mut lists: Vec<&[u32]> = Vec::with_capacity(wanted.len());
-        for word in &wanted {
-            match self.vocabulary.get(word.as_str()) {
-                Some(n) => lists.push(&self.postings[*n as usize]),
-                None => {
-                    lists.clear();
-                    break;
-                }
+        // A muted word or phrase can only be in a post that has each of its
+        // words: those alone are read again whole (a phrase of no word, all).
+        let mut maybe_muted = std::collections::HashSet::new();
+        let mut read_all = false;
+        for phrase in &muted.words {
+            match self.having_all(&matching::words(phrase)) {
+                Some(at) => maybe_muted.extend(at),
+                None => read_all = true,
             }
         }
-        lists.sort_by_key(|l| l.len());
-        if let Some((first, others)) = lists.split_first() {
-            let mut hits: Vec<&Post> = first
-                .iter()
-                .filter(|at| others.iter().all(|l| l.binary_search(at).is_ok()))
-                .map(|at| &self.entries[*at as usize])
-                .filter(|e| !e.gone && muted.hides(&e.post).is_none())
-                .map(|e| &e.post)
-                .collect();
-            hits.sort_by_key(|p| std::cmp::Reverse(p.created_at.map_or(0, |t| t.0)));
-            found.matched = hits.len();
-            found.posts = hits.into_iter().take(most).cloned().collect();
-        }
+        let shown = |at: &u32, e: &Entry| {
+            !e.gone
+                && !muted.mutes_person(&e.post.author.uuid)
+                && !((read_all || maybe_muted.contains(at)) && muted.hides(&e.post).is_some())
+        };
+        let mut hits: Vec<&Post> = self
+            .having_all(&wanted)
+            .unwrap_or_default()
+            .iter()
+            .map(|at| (at, &self.entries[*at as usize]))
+            .filter(|(at, e)| shown(at, e))
+            .map(|(_, e)| &e.post)
+            .collect();
+        hits.sort_by_key(|p| std::cmp::Reverse(p.created_at.map_or(0, |t| t.0)));
+        found.matched = hits.len();
+        found.posts = hits.into_iter().take(most).cloned().collect();
         let mut people: Vec<&User> = self
             .people
             .iter()
@@ -177,6 +175,21 @@ impl Index {
         people.sort_by(|a, b| a.username.cmp(&b.username));
         found.people = people.into_iter().take(most).cloned().collect();
         found
+    }
+
+    /// The entries that have every one of `words` (folded), in order;
+    /// `None` for no word at all.
+    fn having_all(&self, words: &[String]) -> Option<Vec<u32>> {
+        let mut lists: Vec<&[u32]> = Vec::with_capacity(words.len());
+        for word in words {
+            match self.vocabulary.get(word.as_str()) {
+                Some(n) => lists.push(&self.postings[*n as usize]),
+                None => return Some(Vec::new()),
+            }
+        }
+        lists.sort_by_key(|l| l.len());
+        let (first, others) = lists.split_first()?;
+        Some(first.iter().copied().filter(|at| others.iter().all(|l| l.binary_search(at).is_ok())).collect())
     }
 
     /// About how many bytes the index takes, beyond the posts' own text
@@ -297,6 +310,17 @@ mod tests {
         assert_eq!(uuids(&index.search("garden", &muted, 10)), vec!["1"]);
         let people: Vec<String> = index.search("c", &muted, 10).people.into_iter().map(|u| u.username).collect();
         assert!(people.is_empty(), "{people:?}");
+    }
+
+    #[test]
+    fn a_muted_phrase_hides_only_where_its_words_stand_together() {
+        let index = index(&[
+            post("1", "ana", 1, "Good morning, garden!"),
+            post("2", "ben", 2, "good garden, morning"),
+            post("3", "cai", 3, "garden: good-morning"),
+        ]);
+        let muted = Muted { words: vec!["good morning".into(), "!!".into()], ..Muted::default() };
+        assert_eq!(uuids(&index.search("garden", &muted, 10)), vec!["3", "2"]);
     }
 
     #[test]

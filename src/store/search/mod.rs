@@ -95,10 +95,11 @@ pub async fn build(store: Store, state: RwSignal<State>) {
             Change::Followed { .. } => {}
         });
     }
-    let mut posts = store.every_post_untracked();
+    let mut posts: Vec<_> =
+        store.every_post_untracked().into_iter().filter(|p| !store.is_deleted_untracked(&p.uuid)).collect();
     let mut people = store.every_user_untracked();
     for bookmark in crate::store::bookmarks::kept::read(&me) {
-        if !bookmark.gone && !store.is_deleted(&bookmark.post.uuid) {
+        if !bookmark.gone && !store.is_deleted_untracked(&bookmark.post.uuid) {
             posts.push(bookmark.post);
         }
     }
