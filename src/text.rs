@@ -6,6 +6,8 @@
 //! compared, for mutes and search alike.
 
 pub mod matching;
+pub mod mentions;
+pub mod thread;
 
 use perch_model::Timestamp;
 

@@ -28,6 +28,9 @@ pub enum DomId<'a> {
     BookmarkUndo,
     /// Undo after a draft was discarded on `/drafts`.
     DraftUndo,
+    /// Part `n` (from 2) of a thread written in the composer whose first
+    /// box is the first id.
+    ThreadPart(&'a str, usize),
 }
 
 impl fmt::Display for DomId<'_> {
@@ -43,6 +46,7 @@ impl fmt::Display for DomId<'_> {
             DomId::EditText(uuid) => write!(f, "edit-{uuid}"),
             DomId::BookmarkUndo => f.write_str("bookmark-undo"),
             DomId::DraftUndo => f.write_str("draft-undo"),
+            DomId::ThreadPart(field, n) => write!(f, "{field}-part-{n}"),
         }
     }
 }

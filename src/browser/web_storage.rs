@@ -32,6 +32,9 @@ pub enum Key {
     Reading { account: String },
     /// What the account is writing in one place (`drafts.rs`).
     Draft { account: String, context: DraftContext },
+    /// The parts after the first of a thread the account is writing in one
+    /// place, as a JSON list (`store/thread.rs`).
+    ThreadParts { account: String, context: DraftContext },
     /// How many of the account's actions wait in the outbox, and when that
     /// last changed: other tabs read the outbox again (`store/outbox.rs`).
     Outbox { account: String },
@@ -84,6 +87,11 @@ impl Key {
                 DraftContext::Reply(parent) => format!("perch.draft.{account}.reply.{parent}"),
                 DraftContext::Edit(post) => format!("perch.draft.{account}.edit.{post}"),
             },
+            Key::ThreadParts { account, context } => match context {
+                DraftContext::New => format!("perch.parts.{account}.new"),
+                DraftContext::Reply(parent) => format!("perch.parts.{account}.reply.{parent}"),
+                DraftContext::Edit(post) => format!("perch.parts.{account}.edit.{post}"),
+            },
             Key::Outbox { account } => format!("perch.outbox.{account}"),
             Key::UndoSend => "perch.undo_send".into(),
             Key::OutboxDiscarded => "perch.outbox.discarded".into(),
@@ -101,6 +109,7 @@ impl Key {
             Key::Relations { account }
             | Key::Reading { account }
             | Key::Draft { account, .. }
+            | Key::ThreadParts { account, .. }
             | Key::Outbox { account }
             | Key::Activity { account }
             | Key::Unread { account }
@@ -172,6 +181,7 @@ pub fn remove(key: &Key) {
 /// next person on this browser finds nothing of it.
 pub fn forget_account(account: &str, keep_drafts: bool) {
     let drafts = drafts_prefix(account);
+    let parts = format!("perch.parts.{account}.");
     let relations = Key::Relations { account: account.to_owned() }.name();
     let reading = Key::Reading { account: account.to_owned() }.name();
     let outbox = Key::Outbox { account: account.to_owned() }.name();
@@ -180,7 +190,10 @@ pub fn forget_account(account: &str, keep_drafts: bool) {
     let mutes = Key::Mutes { account: account.to_owned() }.name();
     let bookmarks = Key::Bookmarks { account: account.to_owned() }.name();
     remove_where(|name| {
-        (!keep_drafts && (name.starts_with(&drafts) || [&outbox, &mutes, &bookmarks].contains(&&name.to_owned())))
+        (!keep_drafts
+            && (name.starts_with(&drafts)
+                || name.starts_with(&parts)
+                || [&outbox, &mutes, &bookmarks].contains(&&name.to_owned())))
             || [&relations, &reading, &activity, &unread].contains(&&name.to_owned())
     });
 }

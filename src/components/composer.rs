@@ -3,9 +3,12 @@
 //! Ctrl/Cmd+Enter), a draft kept per account and context (`drafts.rs`) and
 //! shared with other tabs until the server confirms, text typed while a
 //! send is under way kept, and the text kept on every failure with what
-//! went wrong.
+//! went wrong. "Add another post" makes it a thread (`thread_parts.rs`,
+//! `store/thread.rs`), and a text too long for one post is offered as one.
 
 use super::counter::{content_problem, Counter};
+use super::mention::MentionSlot;
+use super::thread_parts::{thread_work, ThreadWork};
 use crate::account::session::use_session;
 use crate::api::ApiError;
 use crate::browser::web_storage::DraftContext;
@@ -38,18 +41,41 @@ pub fn Composer(
     // Why the text cannot be sent is read with the field, as the count is.
     let problem_id = format!("{field_id}-problem");
 
+    // A thread: the parts after the first (`store/thread.rs`).
+    let parts = writing.parts.clone();
+    let threaded = {
+        let parts = parts.clone();
+        Memo::new(move |_| parts.with(Vec::len))
+    };
     // Empty (blank or invisible only) just keeps Send off; too long or a NUL
-    // says why, with the server's own rule.
+    // says why, with the server's own rule. A thread goes when every part may.
     let refusal = move || text.with(|t| validate_content(t).err().filter(|e| *e != ContentError::Empty));
     let empty = move || text.with(|t| validate_content(t) == Err(ContentError::Empty));
-    let send = Callback::new({
+    let parts_invalid = {
+        let parts = parts.clone();
+        move || parts.with(|p| p.iter().any(|t| validate_content(t).is_err()))
+    };
+    let thread = {
         let (store, context) = (store.clone(), context.clone());
-        move |_: ()| store.send_post(context.clone())
+        move |work: ThreadWork| thread_work(store.clone(), context.clone(), field_id, work)
+    };
+    let send = Callback::new({
+        let (store, context, thread) = (store.clone(), context.clone(), thread.clone());
+        move |_: ()| match threaded.get_untracked() {
+            0 => store.send_post(context.clone()),
+            _ => thread(ThreadWork::Send),
+        }
     });
-    let typed = {
+    let add_part = {
+        let thread = thread.clone();
+        move |_| thread(ThreadWork::Add)
+    };
+    let split = move |_| thread(ThreadWork::Split);
+    let typed = Callback::new({
         let (store, context) = (store.clone(), context.clone());
         move |value: String| store.typed(context.clone(), value, None)
-    };
+    });
+    let field = NodeRef::<leptos::html::Textarea>::new();
     let sending = Signal::<bool>::from(sending.read_only());
     let error = Signal::<Option<ApiError>>::from(error.read_only());
     let refused = move || session.refusal(Operation::SendPost, subject);
@@ -73,8 +99,13 @@ pub fn Composer(
     view! {
         <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
             {replying_to.map(|name| view! { <p class="replying-to">{t::replying_to_user(format!("@{name}"))}</p> })}
-            <label for=field_id>{t::post_text()}</label>
+            <label for=field_id>{move || match threaded.get() {
+                0 => t::post_text().get(),
+                n => t::thread_part(n as u64 + 1, crate::i18n::number(1)).get(),
+            }}</label>
+            <div class="mention-field">
             <textarea
+                node_ref=field
                 id=field_id
                 dir="auto"
                 rows="4"
@@ -82,7 +113,7 @@ pub fn Composer(
                 // is no description, so it counts only while shown.
                 aria-describedby=format!("{counter_id} {problem_id}")
                 prop:value=move || text.get()
-                on:input=move |ev| typed(event_target_value(&ev))
+                on:input=move |ev| typed.run(event_target_value(&ev))
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                     if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
                         ev.prevent_default();
@@ -90,20 +121,39 @@ pub fn Composer(
                     }
                 }
             ></textarea>
+            <MentionSlot field text typed/>
+            </div>
+            {let counter_id = counter_id.clone(); move || (threaded.get() > 0).then(|| view! {
+                <div class="composer-row"><Counter text id=counter_id.clone()/></div>
+            })}
+            {let context = context.clone(); move || (threaded.get() > 0).then(|| view! {
+                <super::thread_parts::ThreadParts context=context.clone() field_id send/>
+            })}
             <div class="composer-row">
-                <Counter text id=counter_id/>
+                {move || (threaded.get() == 0).then(|| view! { <Counter text id=counter_id.clone()/> })}
                 <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()}
                     on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>
+                <button type="button" class="secondary add-part" on:click=add_part>{t::add_another_post()}</button>
                 <button type="submit" aria-busy=move || sending.get().to_string()
-                    disabled=move || sending.get() || refusal().is_some() || empty() || refused().is_some()
+                    disabled=move || sending.get() || refusal().is_some() || empty() || parts_invalid() || refused().is_some()
                     title=move || refused().map(|r| r.text().get())>
-                    {move || if sending.get() { t::sending().get() } else { label() }}
+                    {move || match (sending.get(), threaded.get()) {
+                        (true, _) => t::sending().get(),
+                        (false, 0) => label(),
+                        (false, n) => t::post_all(n as u64 + 1).get(),
+                    }}
                 </button>
             </div>
             {move || (others.get() > 0).then(|| view! {
                 <p class="other-drafts"><a href=crate::nav::AppPath::Drafts.href()>{t::other_drafts(others.get() as u64)}</a></p>
             })}
-            {move || refusal().map(|e| view! { <p class="error" id=problem_id.clone()>{content_problem(&e)}</p> })}
+            // Too long for one post: offered as a thread, cut at sentence ends.
+            {move || refusal().map(|e| view! {
+                <p class="error" id=problem_id.clone()>{content_problem(&e)}</p>
+                {matches!(e, ContentError::TooLong { .. }).then(|| view! {
+                    <p><button type="button" class="secondary split-thread" on:click=split.clone()>{t::split_into_thread()}</button></p>
+                })}
+            })}
             {move || refused().map(|r| view! { <p class="error">{r.text()} " " <super::states::AskToAllow missing=r.missing/></p> })}
             {move || error.get().map(|e| {
                 let retry = matches!(e, ApiError::Network(_) | ApiError::Server { .. } | ApiError::RateLimited { .. });

@@ -32,11 +32,12 @@ lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
     let (locked, saving, error) =
         (writing.locked.clone(), Signal::<bool>::from(writing.busy.read_only()), writing.error);
     store.follow_draft_elsewhere(context.clone(), true);
-    let typed = {
+    let typed = Callback::new({
         let (store, context) = (store.clone(), context.clone());
         // Unchanged text is no draft.
         move |value: String| store.typed(context.clone(), value, Some(&content))
-    };
+    });
+    let field = NodeRef::<leptos::html::Textarea>::new();
     let cancel = {
         let (store, uuid) = (store.clone(), uuid.clone());
         move |_| {
@@ -70,8 +71,11 @@ lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
     view! {
         <form class="edit-form" on:submit=save>
             <label for=field_id.clone()>{t::edit_post_text()}</label>
-            <textarea id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
-                on:input=move |ev| typed(event_target_value(&ev))></textarea>
+            <div class="mention-field">
+                <textarea node_ref=field id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
+                    on:input=move |ev| typed.run(event_target_value(&ev))></textarea>
+                <crate::components::mention::MentionSlot field text typed/>
+            </div>
             <div class="composer-row">
                 <Counter text id=counter_id/>
                 <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()} on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>

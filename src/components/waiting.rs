@@ -1,10 +1,12 @@
 //! What waits in the outbox, shown where it was made (`store/outbox/`
 //! keeps and sends it): waiting posts and replies as cards marked
-//! "Waiting to send", which can be edited, replied to or discarded; the
+//! "Waiting to send", which can be edited, replied to or discarded (a
+//! thread's parts as one card); the
 //! mark on a post whose edit or deletion waits; the header's count, which
 //! opens the list of everything waiting (`routes/outbox.rs`).
 
 use super::counter::{content_problem, Counter};
+use super::later::{later, lazy, Meanwhile};
 use super::post_content::PostContent;
 use crate::account::session::use_session;
 use crate::i18n::t;
@@ -61,6 +63,12 @@ pub fn WaitingPost(key: String) -> impl IntoView {
     move || {
         let me = session.user()?;
         let w = entry.get()?;
+        if let Some(part) = w.part() {
+            let first = part.first.clone();
+            return Some(
+                later(waiting_thread::load, move || waiting_thread::draw(first.clone()), Meanwhile::Nothing).into_any(),
+            );
+        }
         let post = waiting_post(&w, &me)?;
         let name = me.shown_name().to_owned();
         let key = w.key.clone();
@@ -105,7 +113,72 @@ pub fn WaitingPost(key: String) -> impl IntoView {
                     <super::composer::Composer parent=post.uuid.clone()/>
                 })}
             </article>
+        }.into_any())
+    }
+}
+
+lazy! { extras, fn waiting_thread(first: String) { view! { <WaitingThread first/> } } }
+
+/// The parts of a thread still waiting, as one card (split out with
+/// `extras` until a thread waits): how many of the thread are sent, each
+/// part's text and state (a refused one with why, and Edit), Retry for a
+/// refused part, and Undo (held) or Discard, which takes every part still
+/// waiting.
+#[component]
+fn WaitingThread(first: String) -> impl IntoView {
+    let (store, session) = (use_store(), use_session());
+    let waiting: Signal<Vec<Waiting>> = store.waiting().into();
+    let parts = Memo::new(move |_| {
+        waiting.with(|list| {
+            list.iter().filter(|w| w.part().is_some_and(|p| p.first == first)).cloned().collect::<Vec<_>>()
         })
+    });
+    move || {
+        let me = session.user()?;
+        let parts = parts.get();
+        let head = parts.first()?.clone();
+        let of = head.part()?.of;
+        let sent = head.part()?.index - 1;
+        let name = me.shown_name().to_owned();
+        let refused = parts.iter().find(|w| w.refused.is_some()).map(|w| w.key.clone());
+        let (s1, s2, k) = (store.clone(), store.clone(), head.key.clone());
+        let held = head.held();
+        let each = parts.into_iter().map(|w| {
+            let part = w.part().cloned()?;
+            let Action::Post { content, locked, .. } = w.action.clone() else { return None };
+            let editing = RwSignal::new(false);
+            let key = w.key.clone();
+            Some(view! {
+                <li data-waiting=w.key.clone()>
+                    <p class="part-label">{t::thread_part(u64::from(part.of), crate::i18n::number(part.index.into()))}</p>
+                    {move || match editing.get() {
+                        true => view! { <WaitingEditor key=key.clone() text=content.clone() locked editing/> }.into_any(),
+                        false => view! { <PostContent content=content.clone()/> }.into_any(),
+                    }}
+                    <p class="post-meta">
+                        <span class="waiting-mark" class:refused=w.refused.is_some()>{state_of(&w)}</span>
+                        <button type="button" class="link-button" on:click=move |_| editing.set(true)>{t::edit()}</button>
+                    </p>
+                </li>
+            })
+        }).collect_view();
+        Some(view! {
+            <article class="post waiting thread-waiting" data-thread=head.part()?.first.clone() aria-label=t::thread_waiting(u64::from(of))>
+                <header class="post-head">
+                    <super::avatar::Avatar src=me.avatar.clone() name=name.clone()/>
+                    <span class="author"><span class="display-name" dir="auto">{name}</span> " " <span class="handle">{format!("@{}", me.username)}</span></span>
+                </header>
+                <p class="thread-note">{t::thread_waiting(u64::from(of))} ". " {t::thread_sent(u64::from(of), crate::i18n::number(sent.into()))}</p>
+                <ol class="thread-parts">{each}</ol>
+                <footer class="post-meta">
+                    {refused.map(|r| view! { <button type="button" class="link-button" on:click=move |_| s1.retry_waiting(&r)>{t::retry()}</button> })}
+                    {match held {
+                        true => view! { <button type="button" class="link-button" on:click=move |_| s2.undo_thread(&k)>{t::undo()}</button> }.into_any(),
+                        false => view! { <button type="button" class="link-button" on:click=move |_| s2.discard_waiting(&k)>{t::discard()}</button> }.into_any(),
+                    }}
+                </footer>
+            </article>
+        }.into_any())
     }
 }
 
@@ -118,6 +191,8 @@ pub fn WaitingEditor(key: String, text: String, locked: bool, editing: RwSignal<
     let counter_id = format!("waiting-count-{key}");
     let text = RwSignal::new(text);
     let locked = RwSignal::new(locked);
+    let field = NodeRef::<leptos::html::Textarea>::new();
+    let typed = Callback::new(move |value: String| text.set(value));
     let invalid = move || text.with(|t| validate_content(t).err());
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -129,8 +204,11 @@ pub fn WaitingEditor(key: String, text: String, locked: bool, editing: RwSignal<
     view! {
         <form class="edit-form" on:submit=save>
             <label for=field_id.clone()>{t::edit_post_text()}</label>
-            <textarea id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <div class="mention-field">
+                <textarea node_ref=field id=field_id dir="auto" rows="4" aria-describedby=counter_id.clone() prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <super::mention::MentionSlot field text=Signal::from(text) typed/>
+            </div>
             <div class="composer-row">
                 <Counter text id=counter_id/>
                 <label class="switch"><input type="checkbox" prop:checked=move || locked.get() on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>
@@ -175,7 +253,8 @@ pub fn WaitingMark(uuid: String) -> impl IntoView {
 #[component]
 pub fn WaitingCount() -> impl IntoView {
     let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
-    let count = move || waiting.with(Vec::len) as u64;
+    // A thread counts once, as it shows.
+    let count = move || waiting.with(|list| list.iter().filter(|w| first_of_thread(list, w)).count()) as u64;
     let shown = Memo::new(move |_| count() > 0);
     move || {
         shown.get().then(|| {
@@ -190,10 +269,18 @@ pub fn WaitingCount() -> impl IntoView {
 
 /// The waiting posts to show under `root` (a thread's post, or `None`
 /// for Home: top-level ones), with the waiting replies to them, in order.
+/// A thread shows once, as its first part still waiting, where it was
+/// written (even once its first parts are sent).
 pub fn posts_under(list: &[Waiting], root: Option<&str>) -> Vec<Waiting> {
     let mut shown: Vec<Waiting> = Vec::new();
     for w in list {
-        let Action::Post { parent, .. } = &w.action else { continue };
+        let Action::Post { parent, part, .. } = &w.action else { continue };
+        if let Some(part) = part {
+            if part.under.as_deref() == root && first_of_thread(list, w) {
+                shown.push(w.clone());
+            }
+            continue;
+        }
         let under = match parent.as_deref() {
             p if p == root => true,
             Some(p) => shown.iter().any(|s| s.post_id() == Some(p)),
@@ -206,9 +293,20 @@ pub fn posts_under(list: &[Waiting], root: Option<&str>) -> Vec<Waiting> {
     shown
 }
 
+/// Whether `w` is the first action of its thread still waiting (or no
+/// part of a thread): the one a thread shows as.
+pub fn first_of_thread(list: &[Waiting], w: &Waiting) -> bool {
+    match w.part() {
+        None => true,
+        Some(part) => {
+            list.iter().find(|o| o.part().is_some_and(|p| p.first == part.first)).is_some_and(|o| o.key == w.key)
+        }
+    }
+}
+
 /// The author a waiting post shows: the account.
 pub fn waiting_post(w: &Waiting, me: &perch_model::User) -> Option<Post> {
-    let Action::Post { id, content, locked, parent } = &w.action else { return None };
+    let Action::Post { id, content, locked, parent, .. } = &w.action else { return None };
     Some(Post {
         uuid: id.clone(),
         parent: parent.clone().map_or(Parent::None, Parent::Uuid),
@@ -233,6 +331,7 @@ mod tests {
             content: format!("text of {id}"),
             locked: false,
             parent: parent.map(Into::into),
+            part: None,
         };
         Waiting { key: format!("k-{id}"), action, made: 1, tried: None, tries: 0, after: 0, refused: None }
     }
@@ -246,5 +345,24 @@ mod tests {
         assert_eq!(keys(None), vec![format!("k-{a}"), "k-r2".to_owned()]);
         assert_eq!(keys(Some("thread")), vec!["k-r1".to_owned()]);
         assert_eq!(keys(Some("nowhere")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_thread_shows_once_where_it_was_written_as_its_first_part_still_waiting() {
+        let texts = ["a", "b", "c"].map(String::from);
+        let mut n = 0;
+        let mut key = || {
+            n += 1;
+            format!("t{n}")
+        };
+        let mut list = crate::store::thread::thread_of(&texts, false, None, 1, false, &mut key);
+        list.extend(crate::store::thread::thread_of(&texts[..2], false, Some("p".into()), 1, false, &mut key));
+        let keys = |list: &[Waiting], root| posts_under(list, root).into_iter().map(|w| w.key).collect::<Vec<_>>();
+        assert_eq!(keys(&list, None), vec!["t1"]);
+        assert_eq!(keys(&list, Some("p")), vec!["t4"]);
+        // Its first part sent: the rest still show on Home, as one.
+        list.remove(0);
+        assert_eq!(keys(&list, None), vec!["t2"]);
+        assert!(first_of_thread(&list, &list[0]) && !first_of_thread(&list, &list[1]));
     }
 }

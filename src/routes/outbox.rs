@@ -18,7 +18,12 @@ pub fn OutboxPage() -> impl IntoView {
 
 lazy! { pages, fn outbox_page() {
     let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
-    let keys = move || waiting.with(|list| list.iter().map(|w| w.key.clone()).collect::<Vec<_>>());
+    // A thread is one item, shown as its first part still waiting.
+    let keys = move || {
+        waiting.with(|list| {
+            list.iter().filter(|w| crate::components::waiting::first_of_thread(list, w)).map(|w| w.key.clone()).collect::<Vec<_>>()
+        })
+    };
     view! {
         <Title text=move || t::title_page(t::outbox_title().get()).get()/>
         <main id="main" class="page outbox">

@@ -24,8 +24,10 @@ pub mod data_file;
 mod loading;
 pub mod mutes;
 pub mod outbox;
+pub mod people;
 mod relations;
 pub mod search;
+pub mod thread;
 pub mod toggle;
 mod writing;
 

@@ -35,6 +35,9 @@ pub struct Writing {
     pub error: ArcRwSignal<Option<ApiError>>,
     /// An edit is open on its card (edits only).
     pub open: ArcRwSignal<bool>,
+    /// The parts after the first of a thread (`thread.rs`); none for a
+    /// post alone.
+    pub parts: ArcRwSignal<Vec<String>>,
 }
 
 impl Store {
@@ -57,6 +60,7 @@ impl Store {
                     busy: ArcRwSignal::new(false),
                     error: ArcRwSignal::new(None),
                     open: ArcRwSignal::new(open),
+                    parts: ArcRwSignal::new(self.kept_parts(context.clone())),
                 }
             })
             .clone()
@@ -360,6 +364,7 @@ impl Store {
             content: body.content,
             locked: body.locked,
             parent: body.parent,
+            part: None,
         });
         waiting.key = key;
         waiting.tried = tried;

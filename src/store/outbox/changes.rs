@@ -184,7 +184,8 @@ impl Store {
     }
 
     /// Undo send: the held post leaves the outbox (with the replies that
-    /// wait for it), and its text goes back into its box.
+    /// wait for it), and its text goes back into its box (a thread's:
+    /// `Store::undo_thread`).
     pub fn undo_waiting(&self, key: &str) {
         let found = self.outbox.with_untracked(|l| l.iter().find(|w| w.key == key).map(|w| w.action.clone()));
         if let Some(Action::Post { content, parent, .. }) = found {

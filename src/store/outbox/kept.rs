@@ -21,13 +21,17 @@ use wasm_bindgen::JsValue;
 /// An action as kept: kind (0 post, 1 edit, 2 delete, 3 like, 4 follow),
 /// its post's or user's uuid (a waiting post's own id), its text (a
 /// follow: the @username), two switches (locked and was locked; want and
-/// was), the parent, and an edit's text before.
+/// was), the parent, and an edit's text before (a post's place in a
+/// thread, `Part::kept`; empty for a post alone, as earlier versions kept
+/// every post).
 pub(super) type ActionForm = (u8, String, String, bool, bool, Option<String>, String);
 
 impl From<Action> for ActionForm {
     fn from(action: Action) -> Self {
         match action {
-            Action::Post { id, content, locked, parent } => (0, id, content, locked, false, parent, String::new()),
+            Action::Post { id, content, locked, parent, part } => {
+                (0, id, content, locked, false, parent, part.map(|p| p.kept()).unwrap_or_default())
+            }
             Action::Edit { uuid, content, locked, before, was_locked } => {
                 (1, uuid, content, locked, was_locked, None, before)
             }
@@ -43,7 +47,7 @@ impl TryFrom<ActionForm> for Action {
 
     fn try_from((kind, uuid, text, a, b, parent, before): ActionForm) -> Result<Self, String> {
         Ok(match kind {
-            0 => Action::Post { id: uuid, content: text, locked: a, parent },
+            0 => Action::Post { id: uuid, content: text, locked: a, parent, part: super::Part::read(&before) },
             1 => Action::Edit { uuid, content: text, locked: a, before, was_locked: b },
             2 => Action::Delete { uuid },
             3 => Action::Like { uuid, want: a, was: b },

@@ -13,7 +13,9 @@
 //! Folding: a like or follow clicked back to what the server has leaves
 //! the outbox, and nothing is sent; an edit or a deletion of a waiting post
 //! changes or removes it; a reply to a waiting post waits for it and is
-//! sent with its real uuid.
+//! sent with its real uuid. A thread written as one (`store/thread.rs`) is
+//! such a chain of replies, each part marked with its place ([`Part`]), so
+//! a part that cannot go holds every part after it.
 //!
 //! Refusals are never silent: a refused action stays, with the server's
 //! reason, until it is tried again, changed or discarded. A 401 waits for
@@ -68,12 +70,14 @@ const SEND_LOCK: &str = "perch.outbox.send";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(into = "ActionForm", try_from = "ActionForm")]
 pub enum Action {
-    /// A new post, or a reply to `parent` (a uuid, or a waiting post's).
+    /// A new post, or a reply to `parent` (a uuid, or a waiting post's);
+    /// `part`: its place in a thread sent as one (`store/thread.rs`).
     Post {
         id: String,
         content: String,
         locked: bool,
         parent: Option<String>,
+        part: Option<Part>,
     },
     /// A change to the account's post; `before` is what it was.
     Edit {
@@ -99,6 +103,35 @@ pub enum Action {
         was: bool,
         who: String,
     },
+}
+
+/// A post's place in a thread of several, sent as one: part number
+/// `index` (the first is 1) of `of`, of the thread whose first part's
+/// waiting id is `first`, written under `under` (the post replied to;
+/// `None`: a new post). Each part replies to the one before, so a part
+/// waits until the one before is sent; the outbox shows the parts still
+/// waiting as one item. Kept as one text, `first index of under`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub first: String,
+    pub index: u32,
+    pub of: u32,
+    pub under: Option<String>,
+}
+
+impl Part {
+    pub(super) fn kept(&self) -> String {
+        format!("{} {} {} {}", self.first, self.index, self.of, self.under.as_deref().unwrap_or(""))
+    }
+
+    pub(super) fn read(text: &str) -> Option<Part> {
+        let mut fields = text.split(' ');
+        let first = fields.next().filter(|f| !f.is_empty())?.to_owned();
+        let index = fields.next()?.parse().ok()?;
+        let of = fields.next()?.parse().ok()?;
+        let under = fields.next().filter(|u| !u.is_empty()).map(str::to_owned);
+        (index >= 1 && index <= of && fields.next().is_none()).then_some(Part { first, index, of, under })
+    }
 }
 
 /// Why the server refused an action (`status` 0: no answer, tried
@@ -147,6 +180,14 @@ impl Waiting {
 
     pub fn new(action: Action) -> Self {
         Waiting { key: new_key(), action, made: now_ms(), tried: None, tries: 0, after: 0, refused: None }
+    }
+
+    /// Its place in a thread sent as one, if it is a part of one.
+    pub fn part(&self) -> Option<&Part> {
+        match &self.action {
+            Action::Post { part, .. } => part.as_ref(),
+            _ => None,
+        }
     }
 
     /// The waiting post this one replies to, if any.

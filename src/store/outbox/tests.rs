@@ -6,8 +6,13 @@ use super::sending::backoff_ms;
 use super::*;
 
 fn post(id: &str, parent: Option<&str>) -> Waiting {
-    let action =
-        Action::Post { id: id.into(), content: format!("text of {id}"), locked: false, parent: parent.map(Into::into) };
+    let action = Action::Post {
+        id: id.into(),
+        content: format!("text of {id}"),
+        locked: false,
+        parent: parent.map(Into::into),
+        part: None,
+    };
     Waiting { key: format!("k-{id}"), action, made: 1, tried: None, tries: 0, after: 0, refused: None }
 }
 

@@ -1,0 +1,138 @@
+//! The people this account has met, for completing an `@`-mention: everyone
+//! the store holds, each scored by how recently and how often they were
+//! met. Each post of theirs read counts once, each mention of them in the
+//! account's own posts three times, each fading by half every 30 days;
+//! following them adds two, being followed by them one. [`ranked`] keeps
+//! those whose username, or a word of whose name, starts with what was
+//! typed: usernames first, then the higher score.
+
+use super::{ListKey, Store};
+use crate::text::{matching, mentions};
+use leptos::prelude::*;
+use perch_model::User;
+use std::collections::HashMap;
+
+/// A person met, and how much.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Met {
+    pub user: User,
+    pub score: f64,
+}
+
+const DAY_MS: f64 = 86_400_000.0;
+/// Days after which a meeting counts half.
+const HALF_LIFE_DAYS: f64 = 30.0;
+/// A mention written by the account, against a post read.
+const MENTIONED: f64 = 3.0;
+const FOLLOWED: f64 = 2.0;
+const FOLLOWER: f64 = 1.0;
+
+fn faded(weight: f64, at_ms: Option<i64>, now_ms: i64) -> f64 {
+    let days = at_ms.map_or(HALF_LIFE_DAYS, |at| (now_ms - at).max(0) as f64 / DAY_MS);
+    weight * 0.5f64.powf(days / HALF_LIFE_DAYS)
+}
+
+impl Store {
+    /// Everyone the store holds but `me`, scored (module docs).
+    pub fn people_met(&self, me: &str, now_ms: i64) -> Vec<Met> {
+        let users = self.every_user_untracked();
+        let mut score: HashMap<String, f64> = HashMap::new();
+        let by_name: HashMap<String, String> =
+            users.iter().map(|u| (u.username.to_ascii_lowercase(), u.uuid.clone())).collect();
+        for post in self.every_post_untracked() {
+            let at = post.created_at.map(|t| t.millis());
+            if post.author.uuid == me {
+                for name in mentions::names(&post.content) {
+                    if let Some(uuid) = by_name.get(&name) {
+                        *score.entry(uuid.clone()).or_default() += faded(MENTIONED, at, now_ms);
+                    }
+                }
+            } else {
+                *score.entry(post.author.uuid.clone()).or_default() += faded(1.0, at, now_ms);
+            }
+        }
+        let following = self.list(&ListKey::Following(me.to_owned())).with_untracked(|l| l.items.clone());
+        let followers = self.list(&ListKey::Followers(me.to_owned())).with_untracked(|l| l.items.clone());
+        users
+            .into_iter()
+            .filter(|u| u.uuid != me && !u.username.is_empty())
+            .map(|user| {
+                let mut s = score.get(&user.uuid).copied().unwrap_or(0.0);
+                if user.followed == Some(true) || following.contains(&user.uuid) {
+                    s += FOLLOWED;
+                }
+                if followers.contains(&user.uuid) {
+                    s += FOLLOWER;
+                }
+                Met { user, score: s }
+            })
+            .collect()
+    }
+}
+
+/// The first `most` people whose username starts with `typed` (any case),
+/// or one word of whose display name does (accents aside); usernames
+/// first, then the higher score, then the username.
+pub fn ranked<'a>(people: &'a [Met], typed: &str, most: usize) -> Vec<&'a Met> {
+    let typed_name = typed.to_ascii_lowercase();
+    let typed_word = matching::fold(typed);
+    let mut found: Vec<(u8, &Met)> = people
+        .iter()
+        .filter_map(|m| {
+            if m.user.username.to_ascii_lowercase().starts_with(&typed_name) {
+                Some((0, m))
+            } else if matching::words(&m.user.display_name).iter().any(|w| w.starts_with(&typed_word)) {
+                Some((1, m))
+            } else {
+                None
+            }
+        })
+        .collect();
+    found.sort_by(|(a_class, a), (b_class, b)| {
+        a_class
+            .cmp(b_class)
+            .then(b.score.total_cmp(&a.score))
+            .then_with(|| a.user.username.to_ascii_lowercase().cmp(&b.user.username.to_ascii_lowercase()))
+    });
+    found.into_iter().take(most).map(|(_, m)| m).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn met(username: &str, display_name: &str, score: f64) -> Met {
+        let user = User {
+            uuid: username.into(),
+            username: username.into(),
+            display_name: display_name.into(),
+            ..User::default()
+        };
+        Met { user, score }
+    }
+
+    fn names(found: Vec<&Met>) -> Vec<&str> {
+        found.into_iter().map(|m| m.user.username.as_str()).collect()
+    }
+
+    #[test]
+    fn usernames_first_then_the_most_met() {
+        let people = [met("adam", "", 0.5), met("ada", "Ada L", 4.0), met("zed", "Adèle Z", 9.0), met("bob", "", 9.0)];
+        assert_eq!(names(ranked(&people, "ad", 8)), vec!["ada", "adam", "zed"]);
+        assert_eq!(names(ranked(&people, "AD", 2)), vec!["ada", "adam"], "any case, and at most `most`");
+        assert_eq!(names(ranked(&people, "ade", 8)), vec!["zed"], "a word of the name, accents aside");
+        assert!(ranked(&people, "x", 8).is_empty());
+    }
+
+    #[test]
+    fn meetings_fade_with_time() {
+        let now = 100 * DAY_MS as i64;
+        let today = faded(1.0, Some(now), now);
+        let month = faded(1.0, Some(now - 30 * DAY_MS as i64), now);
+        assert!((today - 1.0).abs() < 1e-9 && (month - 0.5).abs() < 1e-9);
+        assert!(
+            faded(MENTIONED, Some(now - 30 * DAY_MS as i64), now) > today,
+            "a mention written a month ago outweighs a post read today"
+        );
+    }
+}
