@@ -49,7 +49,12 @@ import gzip, json, os, re, subprocess, sys
 # point 4): the API client's reading as another account, in the main
 # module (sign-in +0.5 KB, Home +0.8 KB, Activity +1.0 KB; docs/size.md,
 # "What each feature costs the other pages").
-LIMITS = {'signin': 295_600, 'home': 400_200, 'thread': 427_100, 'profile': 427_100, 'activity': 364_300, 'bookmarks': 420_100, 'drafts': 398_600, 'search': 388_800}
+# Raised for @-mention completion and threads of several posts (issue 47,
+# points 2 and 3), both in their own split module, `composing`, against
+# issue 48's rule: sign-in +4.1 KB, Home +8.4 KB, a thread +8.6 KB, the
+# others +2.6 to +8.5 KB; in `extras` instead, Home was +9.1 KB and
+# /drafts +44 KB (docs/size.md, "@-mentions and threads").
+LIMITS = {'signin': 299_700, 'home': 408_500, 'thread': 435_400, 'profile': 435_400, 'activity': 367_000, 'bookmarks': 428_300, 'drafts': 400_800, 'search': 392_500}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

@@ -12,10 +12,10 @@
 //! Escape closes, a click picks; how many match is said in a status.
 //!
 //! [`MentionSlot`], in the composer's own code, only notices a mention; the
-//! list and what it needs come with `extras` then (`mention_list`). A group
-//! of its own cost Home 20 KB more: its code shares pieces with Activity's,
-//! search's and the bookmarks', and under the six-file limit the planner
-//! had to join those into Home's files (docs/size.md).
+//! list and what it needs come with `composing` then (`mention_list`),
+//! beside a thread's boxes, with which it shares most of its code; in a
+//! group of its own it cost Home 20 KB (docs/size.md, "@-mentions and
+//! threads").
 
 use super::later::{later, lazy, Meanwhile};
 use crate::text::mentions;
@@ -35,7 +35,7 @@ pub fn MentionSlot(field: NodeRef<Textarea>, text: Signal<String>, typed: Callba
     }
 }
 
-lazy! { extras, fn mention_list(field: NodeRef<Textarea>, text: Signal<String>, typed: Callback<String>) {
+lazy! { composing, fn mention_list(field: NodeRef<Textarea>, text: Signal<String>, typed: Callback<String>) {
     view! { <completion::MentionList field text typed/> }
 } }
 

@@ -1,7 +1,7 @@
 //! The parts after the first of a thread being written in a composer
 //! (`store/thread.rs` keeps and sends them): each its own box, labelled
 //! "Post 2 of 3", with its own counter, @-mention completion and Remove.
-//! Split out with `extras` until the person starts a thread.
+//! Split out with `composing` until the person starts a thread.
 
 use super::counter::{content_problem, Counter};
 use super::later::{later, lazy, Meanwhile};
@@ -36,7 +36,7 @@ pub fn thread_work(store: Store, context: DraftContext, field_id: &'static str, 
     });
 }
 
-lazy! { extras, fn do_thread_work(store: Store, context: DraftContext, field_id: &'static str, work: ThreadWork) {
+lazy! { composing, fn do_thread_work(store: Store, context: DraftContext, field_id: &'static str, work: ThreadWork) {
     match work {
         ThreadWork::Add => {
             store.add_part(context.clone());
@@ -55,7 +55,7 @@ pub fn ThreadParts(context: DraftContext, field_id: &'static str, send: Callback
     later(thread_parts::load, move || thread_parts::draw(context.clone(), field_id, send), Meanwhile::Nothing)
 }
 
-lazy! { extras, fn thread_parts(context: DraftContext, field_id: &'static str, send: Callback<()>) {
+lazy! { composing, fn thread_parts(context: DraftContext, field_id: &'static str, send: Callback<()>) {
     let parts = use_store().writing(context.clone()).parts;
     let count = {
         let parts = parts.clone();

@@ -117,10 +117,10 @@ pub fn WaitingPost(key: String) -> impl IntoView {
     }
 }
 
-lazy! { extras, fn waiting_thread(first: String) { view! { <WaitingThread first/> } } }
+lazy! { composing, fn waiting_thread(first: String) { view! { <WaitingThread first/> } } }
 
 /// The parts of a thread still waiting, as one card (split out with
-/// `extras` until a thread waits): how many of the thread are sent, each
+/// `composing` until a thread waits): how many of the thread are sent, each
 /// part's text and state (a refused one with why, and Edit), Retry for a
 /// refused part, and Undo (held) or Discard, which takes every part still
 /// waiting.
