@@ -54,9 +54,17 @@ test('a thread: each part its own box and counter, kept across a reload, posted 
   await expect(part(page, 4)).toHaveCount(0);
   await expect(part(page, 3)).toBeFocused();
 
-  // The parts are kept with the draft.
+  // The parts are kept with the draft, and another tab follows them.
   await page.reload();
   await expect(page.getByLabel('Post 2 of 3')).toHaveValue('Second, with more words.');
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await expect(other.getByLabel('Post 3 of 3')).toHaveValue('Third');
+  await part(page, 3).fill('Third, from here');
+  await expect(other.getByLabel('Post 3 of 3')).toHaveValue('Third, from here');
+  await part(other, 3).fill('Third');
+  await expect(part(page, 3)).toHaveValue('Third');
+  await other.close();
   await page.getByRole('button', { name: 'Post all 3' }).click();
   await expect(page.getByLabel('Post text', { exact: true })).toHaveValue('');
   await expect(part(page, 2)).toHaveCount(0);

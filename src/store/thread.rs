@@ -1,7 +1,7 @@
 //! A thread of several posts, written in one composer and sent as one. The
 //! first part is the draft's text (`writing.rs`); the parts after it are
 //! `Writing::parts`, kept beside the draft (`Key::ThreadParts`) so a reload
-//! keeps them. A text pasted over the limit can be split into parts at
+//! keeps them, and followed in other tabs with the draft. A text pasted over the limit can be split into parts at
 //! sentence ends (`text::thread::split`).
 //!
 //! Sending puts every part in the outbox at once, in order, each a reply
@@ -20,7 +20,7 @@ use leptos::prelude::*;
 use perch_model::{validate_content, MAX_CONTENT_CHARS};
 
 impl Store {
-    fn parts_key(&self, context: DraftContext) -> Key {
+    pub(super) fn parts_key(&self, context: DraftContext) -> Key {
         Key::ThreadParts { account: self.me().unwrap_or_default(), context }
     }
 

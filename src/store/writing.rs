@@ -127,10 +127,16 @@ impl Store {
     /// `keep_when_removed` (an edit keeps the post's text).
     pub fn follow_draft_elsewhere(&self, context: DraftContext, keep_when_removed: bool) {
         let key_name = self.draft(context.clone()).key_name();
+        let parts_name = self.parts_key(context.clone()).name();
         let store = self.clone();
         // The event's own value is not used: it can be older than what this
-        // tab wrote since; the draft is read as it is kept now.
+        // tab wrote since; the draft is read as it is kept now. A thread's
+        // other parts likewise (`thread.rs`).
         crate::browser::web_storage::on_change_elsewhere(move |name, _| {
+            if name == parts_name {
+                store.writing(context.clone()).parts.set(store.kept_parts(context.clone()));
+                return;
+            }
             if name != key_name {
                 return;
             }
