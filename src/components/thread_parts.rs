@@ -122,12 +122,7 @@ fn Part(
                 <textarea node_ref=field id=id dir="auto" rows="3" aria-describedby=counter_id.clone()
                     prop:value=move || text.get()
                     on:input=move |ev| typed.run(event_target_value(&ev))
-                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
-                            ev.prevent_default();
-                            send.run(());
-                        }
-                    }></textarea>
+                    on:keydown=super::composer::sends_on_ctrl_enter(send)></textarea>
                 <MentionSlot field text typed/>
             </div>
             <div class="composer-row">

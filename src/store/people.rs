@@ -51,8 +51,12 @@ impl Store {
                 *score.entry(post.author.uuid.clone()).or_default() += faded(1.0, at, now_ms);
             }
         }
-        let following = self.list(&ListKey::Following(me.to_owned())).with_untracked(|l| l.items.clone());
-        let followers = self.list(&ListKey::Followers(me.to_owned())).with_untracked(|l| l.items.clone());
+        // Read where the store has them, without making an empty list.
+        let held = |key: ListKey| {
+            super::lock(&self.inner.lists).get(&key).map(|l| l.with_untracked(|l| l.items.clone())).unwrap_or_default()
+        };
+        let following = held(ListKey::Following(me.to_owned()));
+        let followers = held(ListKey::Followers(me.to_owned()));
         users
             .into_iter()
             .filter(|u| u.uuid != me && !u.username.is_empty())
