@@ -53,8 +53,10 @@ import gzip, json, os, re, subprocess, sys
 # points 2 and 3), both in their own split module, `composing`, against
 # issue 48's rule: sign-in +4.1 KB, Home +8.4 KB, a thread +8.6 KB, the
 # others +2.6 to +8.5 KB; in `extras` instead, Home was +9.1 KB and
-# /drafts +44 KB (docs/size.md, "@-mentions and threads").
-LIMITS = {'signin': 299_700, 'home': 408_500, 'thread': 435_400, 'profile': 435_400, 'activity': 367_000, 'bookmarks': 428_300, 'drafts': 400_800, 'search': 392_500}
+# /drafts +44 KB (docs/size.md, "@-mentions and threads"); /drafts
+# +1.4 KB more for showing a thread's drafts as threads, discarded and
+# brought back whole.
+LIMITS = {'signin': 299_700, 'home': 408_500, 'thread': 435_400, 'profile': 435_400, 'activity': 367_000, 'bookmarks': 428_300, 'drafts': 402_200, 'search': 392_500}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

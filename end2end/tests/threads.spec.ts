@@ -195,6 +195,31 @@ test('with Undo send on, Undo takes the whole thread back into its boxes and not
   expect(await postsOf(page, me)).toEqual([]);
 });
 
+test('a thread in the drafts: said to be one; Discard takes every part, Undo brings every part back', async ({ page }) => {
+  const me = newAccount('th');
+  await signInWithToken(page, me);
+  await writeThread(page, ['Draft one.', 'Draft two.', 'Draft three.']);
+  await page.goto('/drafts');
+  const item = page.locator('li.draft');
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText('A thread of 3 posts');
+  await expect(item).toContainText('Draft one.');
+  await item.getByRole('button', { name: /Discard/ }).click();
+  await expect(item).toHaveCount(0);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('perch.parts.')))).toEqual([]);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(item).toContainText('A thread of 3 posts');
+  await item.getByRole('link', { name: 'Continue' }).click();
+  await expect(page.getByLabel('Post 1 of 3')).toHaveValue('Draft one.');
+  await expect(part(page, 3)).toHaveValue('Draft three.');
+  // Discarded for good: the composer is a single post's again.
+  await page.goto('/drafts');
+  await item.getByRole('button', { name: /Discard/ }).click();
+  await page.goto('/');
+  await expect(page.getByLabel('Post text', { exact: true })).toHaveValue('');
+  await expect(part(page, 2)).toHaveCount(0);
+});
+
 test.describe('Arabic', () => {
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('perch.language', 'ar'));

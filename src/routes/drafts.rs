@@ -79,12 +79,13 @@ fn DraftList() -> impl IntoView {
             });
         }
     }
-    let discarded = RwSignal::new(None::<(DraftContext, String)>);
+    let discarded = RwSignal::new(None::<(DraftContext, String, Vec<String>)>);
     let discard = Callback::new({
         let store = store.clone();
         move |(context, text): (DraftContext, String)| {
+            let parts = store.writing(context.clone()).parts.get_untracked();
             store.discard_draft(context.clone());
-            discarded.set(Some((context, text)));
+            discarded.set(Some((context, text, parts)));
             changed.update(|n| *n += 1);
             crate::browser::dom::focus_later(crate::browser::dom::DomId::DraftUndo);
         }
@@ -92,8 +93,8 @@ fn DraftList() -> impl IntoView {
     let undo = {
         let store = store.clone();
         move |_| {
-            if let Some((context, text)) = discarded.get_untracked() {
-                store.restore_draft(context, text);
+            if let Some((context, text, parts)) = discarded.get_untracked() {
+                store.restore_draft(context, text, parts);
                 discarded.set(None);
                 changed.update(|n| *n += 1);
             }
@@ -145,6 +146,10 @@ fn DraftItem(
         }
         DraftContext::Edit(post) => view! { <a href=AppPath::Thread(post).href()>{t::draft_edit()}</a> }.into_any(),
     };
+    // A thread says how many posts it has.
+    let thread = store.writing(context.clone()).parts.with_untracked(Vec::len);
+    let thread =
+        (thread > 0).then(|| view! { <span class="draft-thread">{t::thread_waiting(thread as u64 + 1)}</span> " " });
     let href = AppPath::continuing(&context).href();
     let when = at.map(|at| {
         let at = perch_model::Timestamp(at as i64);
@@ -157,7 +162,7 @@ fn DraftItem(
     let label = t::discard_draft(words.chars().take(40).collect::<String>());
     view! {
         <li class="draft">
-            <p class="draft-what">{what} " " {when}</p>
+            <p class="draft-what">{what} " " {thread} {when}</p>
             <p class="draft-words" dir="auto">{words}</p>
             <div class="actions">
                 <a href=href class="button" on:click=open>{t::draft_continue()}</a>

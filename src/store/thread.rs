@@ -30,18 +30,6 @@ impl Store {
         web_storage::get_json(&self.parts_key(context)).unwrap_or_default()
     }
 
-    /// The parts after the first of `context` are `parts` now: typed in,
-    /// added, removed.
-    pub fn parts_changed(&self, context: DraftContext, parts: Vec<String>) {
-        let key = self.parts_key(context.clone());
-        if parts.is_empty() {
-            web_storage::remove(&key);
-        } else {
-            web_storage::set_json(&key, &parts);
-        }
-        self.writing(context).parts.set(parts);
-    }
-
     /// Cuts the first part's text, too long for one post, into parts at
     /// sentence ends; the parts after it stay after them.
     pub fn split_into_thread(&self, context: DraftContext) {

@@ -92,21 +92,37 @@ impl Store {
 
     /// Throws the draft of `context` away (the drafts page): its box
     /// empties wherever it shows, and an open edit closes.
+    /// A thread's other parts go with it.
     pub fn discard_draft(&self, context: DraftContext) {
         if let DraftContext::Edit(uuid) = &context {
             self.cancel_edit(uuid);
         }
+        self.parts_changed(context.clone(), Vec::new());
         self.typed(context, String::new(), None);
     }
 
-    /// Puts `text` back as the draft of `context` (Undo), an edit open again
-    /// on its card.
-    pub fn restore_draft(&self, context: DraftContext, text: String) {
+    /// Puts `text` back as the draft of `context` (Undo), with a thread's
+    /// other `parts`, an edit open again on its card.
+    pub fn restore_draft(&self, context: DraftContext, text: String, parts: Vec<String>) {
         let edit = matches!(context, DraftContext::Edit(_));
+        self.parts_changed(context.clone(), parts);
         self.typed(context.clone(), text, None);
         if edit {
             self.writing(context).open.set(true);
         }
+    }
+
+    /// The parts after the first of the thread in `context` are `parts`
+    /// now (typed in, added, removed), kept beside the draft, or forgotten
+    /// when there are none (`thread.rs`).
+    pub fn parts_changed(&self, context: DraftContext, parts: Vec<String>) {
+        let key = self.parts_key(context.clone());
+        if parts.is_empty() {
+            crate::browser::web_storage::remove(&key);
+        } else {
+            crate::browser::web_storage::set_json(&key, &parts);
+        }
+        self.writing(context).parts.set(parts);
     }
 
     /// The person typed in the box of `context`; `unchanged` is text that is
