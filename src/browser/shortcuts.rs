@@ -11,6 +11,17 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
+/// A composer's box's keys: Ctrl/Cmd+Enter runs `send` (every box of it,
+/// a thread's parts too).
+pub fn send_on_ctrl_enter(send: Callback<()>) -> impl Fn(leptos::ev::KeyboardEvent) + 'static {
+    move |ev| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            send.run(());
+        }
+    }
+}
+
 /// The shortcuts, as the help lists them.
 pub fn shortcuts() -> [(Text, Text); 9] {
     [

@@ -114,7 +114,7 @@ pub fn Composer(
                 aria-describedby=format!("{counter_id} {problem_id}")
                 prop:value=move || text.get()
                 on:input=move |ev| typed.run(event_target_value(&ev))
-                on:keydown=sends_on_ctrl_enter(send)
+                on:keydown=crate::browser::shortcuts::send_on_ctrl_enter(send)
             ></textarea>
             <MentionSlot field text typed/>
             </div>
@@ -160,15 +160,5 @@ pub fn Composer(
                 }
             })}
         </form>
-    }
-}
-
-/// A box's keys: Ctrl/Cmd+Enter runs `send` (every box of a composer).
-pub fn sends_on_ctrl_enter(send: Callback<()>) -> impl Fn(leptos::ev::KeyboardEvent) + 'static {
-    move |ev| {
-        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
-            ev.prevent_default();
-            send.run(());
-        }
     }
 }

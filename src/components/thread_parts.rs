@@ -122,7 +122,7 @@ fn Part(
                 <textarea node_ref=field id=id dir="auto" rows="3" aria-describedby=counter_id.clone()
                     prop:value=move || text.get()
                     on:input=move |ev| typed.run(event_target_value(&ev))
-                    on:keydown=super::composer::sends_on_ctrl_enter(send)></textarea>
+                    on:keydown=crate::browser::shortcuts::send_on_ctrl_enter(send)></textarea>
                 <MentionSlot field text typed/>
             </div>
             <div class="composer-row">

@@ -254,7 +254,7 @@ pub fn WaitingMark(uuid: String) -> impl IntoView {
 pub fn WaitingCount() -> impl IntoView {
     let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
     // A thread counts once, as it shows.
-    let count = move || waiting.with(|list| list.iter().filter(|w| first_of_thread(list, w)).count()) as u64;
+    let count = move || waiting.with(|list| one_per_thread(list).count()) as u64;
     let shown = Memo::new(move |_| count() > 0);
     move || {
         shown.get().then(|| {
@@ -273,10 +273,10 @@ pub fn WaitingCount() -> impl IntoView {
 /// written (even once its first parts are sent).
 pub fn posts_under(list: &[Waiting], root: Option<&str>) -> Vec<Waiting> {
     let mut shown: Vec<Waiting> = Vec::new();
-    for w in list {
+    for w in one_per_thread(list) {
         let Action::Post { parent, part, .. } = &w.action else { continue };
         if let Some(part) = part {
-            if part.under.as_deref() == root && first_of_thread(list, w) {
+            if part.under.as_deref() == root {
                 shown.push(w.clone());
             }
             continue;
@@ -293,15 +293,11 @@ pub fn posts_under(list: &[Waiting], root: Option<&str>) -> Vec<Waiting> {
     shown
 }
 
-/// Whether `w` is the first action of its thread still waiting (or no
-/// part of a thread): the one a thread shows as.
-pub fn first_of_thread(list: &[Waiting], w: &Waiting) -> bool {
-    match w.part() {
-        None => true,
-        Some(part) => {
-            list.iter().find(|o| o.part().is_some_and(|p| p.first == part.first)).is_some_and(|o| o.key == w.key)
-        }
-    }
+/// The waiting actions as they show: a thread once, as its first part
+/// still waiting; anything else as it is. In order, in one pass.
+pub fn one_per_thread(list: &[Waiting]) -> impl Iterator<Item = &Waiting> {
+    let mut seen = std::collections::HashSet::new();
+    list.iter().filter(move |w| w.part().is_none_or(|p| seen.insert(p.first.as_str())))
 }
 
 /// The author a waiting post shows: the account.
@@ -363,6 +359,7 @@ mod tests {
         // Its first part sent: the rest still show on Home, as one.
         list.remove(0);
         assert_eq!(keys(&list, None), vec!["t2"]);
-        assert!(first_of_thread(&list, &list[0]) && !first_of_thread(&list, &list[1]));
+        let keys: Vec<&str> = one_per_thread(&list).map(|w| w.key.as_str()).collect();
+        assert_eq!(keys, ["t2", "t4"]);
     }
 }

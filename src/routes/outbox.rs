@@ -20,9 +20,7 @@ lazy! { pages, fn outbox_page() {
     let waiting: Signal<Vec<Waiting>> = use_store().waiting().into();
     // A thread is one item, shown as its first part still waiting.
     let keys = move || {
-        waiting.with(|list| {
-            list.iter().filter(|w| crate::components::waiting::first_of_thread(list, w)).map(|w| w.key.clone()).collect::<Vec<_>>()
-        })
+        waiting.with(|list| crate::components::waiting::one_per_thread(list).map(|w| w.key.clone()).collect::<Vec<_>>())
     };
     view! {
         <Title text=move || t::title_page(t::outbox_title().get()).get()/>

@@ -1,8 +1,9 @@
 //! A thread of several posts, written in one composer and sent as one. The
 //! first part is the draft's text (`writing.rs`); the parts after it are
 //! `Writing::parts`, kept beside the draft (`Key::ThreadParts`) so a reload
-//! keeps them, and followed in other tabs with the draft. A text pasted over the limit can be split into parts at
-//! sentence ends (`text::thread::split`).
+//! keeps them, and followed in other tabs with the draft. A text pasted
+//! over the limit can be split into parts at sentence ends
+//! (`text::thread::split`).
 //!
 //! Sending puts every part in the outbox at once, in order, each a reply
 //! to the part before with its own Idempotency-Key (`outbox::Part` says
