@@ -1,5 +1,5 @@
 // Benchmark, not a test: the home timeline with one account following 50
-// users of 40 posts each, in Chromium against the real server. Prints the
+// users of 40 posts each, and a list of 30 of them, in Chromium against the real server. Prints the
 // time from navigation to the first post on screen, cold and reopened from
 // the local copy (RUNS of each, median and range), the requests and round
 // trips before it, and the JS heap after 500 posts. Run by
@@ -71,8 +71,8 @@ const dropCopy = () => page.evaluate(() => new Promise((done) => {
   q.onsuccess = q.onerror = q.onblocked = () => done(null);
 }));
 const copyHoldsHome = async () => (await copies(page)).some((c) => c.home?.started);
-async function openHome() {
-  await page.goto(`${base}/`);
+async function openHome(path = '/') {
+  await page.goto(`${base}${path}`);
   await page.waitForFunction(() => window.__firstPost !== undefined, null, { timeout: 60_000 });
   return page.evaluate(() => window.__firstPost);
 }
@@ -86,6 +86,27 @@ for (let run = 0; run < RUNS; run++) {
   await page.goto(`${base}/robots.txt`);
   reopened.push(await openHome());
 }
+// A list of LIST_MEMBERS of the followed users (issue 47), kept as Perch
+// keeps lists; opened as Home was cold (no local copy; a list's timeline is
+// not kept in it anyway). Its first post, requests and waves, beside Home's.
+const LIST_MEMBERS = Math.min(users.length, Number(process.env.LIST_MEMBERS ?? 30));
+await page.goto(`${base}/robots.txt`);
+await page.evaluate((members) => {
+  const session = JSON.parse(localStorage.getItem('perch.session'));
+  localStorage.setItem(`perch.lists.${session.user.uuid}`, JSON.stringify([{ id: 'bench', name: 'Bench', members }]));
+}, users.slice(0, LIST_MEMBERS).map((u) => u.uuid));
+const listRuns = [];
+let listBefore = [];
+for (let run = 0; run < RUNS; run++) {
+  await page.goto(`${base}/robots.txt`);
+  await dropCopy();
+  requests.length = 0;
+  const first = await openHome('/lists/bench');
+  listRuns.push(first);
+  const at = (await page.evaluate(() => performance.timeOrigin)) + first;
+  listBefore = requests.filter((r) => r.start < at && r.url.includes('/api/v1/'));
+}
+
 // The rest measures the last cold open's page, opened once more without a copy.
 await page.goto(`${base}/robots.txt`);
 await dropCopy();
@@ -154,6 +175,8 @@ row('time to first post on screen', `${firstPost.toFixed(0)} ms`, '(from navigat
 console.log(`${'first post, cold (no local copy)'.padEnd(40)} ${spread(cold)}`);
 console.log(`${'first post, reopened from the copy'.padEnd(40)} ${spread(reopened)}`);
 row('requests before first post', before.length, `(${apiBefore.length} to the API)`);
+console.log(`${`first post of a list of ${LIST_MEMBERS}, cold`.padEnd(40)} ${spread(listRuns)}`);
+row('  its API requests before first post', listBefore.length, `(waves: ${waves(listBefore)})`);
 row('waves before first post', waves(apiBefore), '(target 2: following list, then all first pages)');
 row('API requests in flight at once, at most', mostInFlight(apiBefore), '(Perch hands the browser at most 64; it runs 6 per host itself)');
 row('posts shown after Load more', shown, `(${(loadMs / 1000).toFixed(1)} s, ${requests.length} requests in all)`);

@@ -31,6 +31,13 @@ pub enum DomId<'a> {
     /// Part `n` (from 2) of a thread written in the composer whose first
     /// box is the first id.
     ThreadPart(&'a str, usize),
+    /// Undo after a list was deleted on `/lists`.
+    ListUndo,
+    /// A list's link on `/lists`, its rename box, its Move up (`true`) or
+    /// down button.
+    ListLink(&'a str),
+    ListName(&'a str),
+    ListMove(&'a str, bool),
 }
 
 impl fmt::Display for DomId<'_> {
@@ -47,6 +54,10 @@ impl fmt::Display for DomId<'_> {
             DomId::BookmarkUndo => f.write_str("bookmark-undo"),
             DomId::DraftUndo => f.write_str("draft-undo"),
             DomId::ThreadPart(field, n) => write!(f, "{field}-part-{n}"),
+            DomId::ListUndo => f.write_str("list-undo"),
+            DomId::ListLink(id) => write!(f, "list-{id}"),
+            DomId::ListName(id) => write!(f, "list-{id}-name"),
+            DomId::ListMove(id, up) => write!(f, "list-{id}-{}", if *up { "up" } else { "down" }),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Keyboard shortcuts for reading, on every page with posts: `j`/`k` move
 //! focus between posts, `l` likes, `b` bookmarks, `r` replies, `o` or Enter opens the
-//! thread, `n` goes to the composer, `/` to search, `?` lists them. Never while typing in a
+//! thread, `n` goes to the composer, `/` to search, `g h` Home, `g l` Lists, `?` lists them. Never while typing in a
 //! field or with Ctrl, Alt or Meta held; they can be turned off (the choice
 //! is kept in `localStorage`), and the list stays reachable from the
 //! account menu.
@@ -23,7 +23,7 @@ pub fn send_on_ctrl_enter(send: Callback<()>) -> impl Fn(leptos::ev::KeyboardEve
 }
 
 /// The shortcuts, as the help lists them.
-pub fn shortcuts() -> [(Text, Text); 9] {
+pub fn shortcuts() -> [(Text, Text); 11] {
     [
         (Text::new_plain("j"), t::shortcut_next().into()),
         (Text::new_plain("k"), t::shortcut_previous().into()),
@@ -33,6 +33,8 @@ pub fn shortcuts() -> [(Text, Text); 9] {
         (t::shortcut_open_keys().into(), t::shortcut_open().into()),
         (Text::new_plain("n"), t::shortcut_new().into()),
         (Text::new_plain("/"), t::shortcut_search().into()),
+        (Text::new_plain("g h"), t::shortcut_go_home().into()),
+        (Text::new_plain("g l"), t::shortcut_go_lists().into()),
         (Text::new_plain("?"), t::shortcut_help().into()),
     ]
 }
@@ -112,6 +114,23 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
         || el.dyn_ref::<HtmlElement>().is_some_and(|h| h.is_content_editable())
 }
 
+thread_local! {
+    /// `g` was pressed: the next key names a page.
+    static GO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Goes to `href` within the app, as a click on a link to it would (the
+/// router follows links clicked anywhere in the document).
+fn go(href: &str) {
+    let Ok(link) = document().create_element("a") else { return };
+    let _ = link.set_attribute("href", href);
+    let Some(body) = document().body() else { return };
+    if body.append_child(&link).is_ok() {
+        click_in(Some(link.clone()));
+        link.remove();
+    }
+}
+
 /// Listens for the shortcuts for the whole visit; call once, in the shell.
 pub fn install(help: Help) {
     let listener = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -122,6 +141,20 @@ pub fn install(help: Help) {
             return;
         }
         let on_post_itself = document().active_element().is_some_and(|el| el.matches("article.post").unwrap_or(false));
+        // `g` then a letter goes to a page: the letter ends the pair either way.
+        // (The paths as `nav/app_path.rs` builds them: this room is below it.)
+        if GO.with(|g| g.replace(false)) {
+            let to = match ev.key().as_str() {
+                "h" => Some("/"),
+                "l" => Some("/lists"),
+                _ => None,
+            };
+            if let Some(to) = to {
+                ev.prevent_default();
+                go(to);
+                return;
+            }
+        }
         let handled = match ev.key().as_str() {
             "j" => {
                 move_focus(1);
@@ -152,6 +185,10 @@ pub fn install(help: Help) {
             },
             "?" => {
                 help.0.set(true);
+                true
+            }
+            "g" => {
+                GO.with(|g| g.set(true));
                 true
             }
             _ => false,

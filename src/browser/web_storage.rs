@@ -30,6 +30,10 @@ pub enum Key {
     Relations { account: String },
     /// Where the account was reading its home timeline (`timeline/reading.rs`).
     Reading { account: String },
+    /// The account's lists of people, kept here only (`store/lists.rs`).
+    Lists { account: String },
+    /// Where the account was reading one of its lists (`timeline/reading.rs`).
+    ListReading { account: String, list: String },
     /// What the account is writing in one place (`drafts.rs`).
     Draft { account: String, context: DraftContext },
     /// The parts after the first of a thread the account is writing in one
@@ -82,6 +86,8 @@ impl Key {
             Key::Language => "perch.language".into(),
             Key::Relations { account } => format!("perch.known.{account}"),
             Key::Reading { account } => format!("perch.home.{account}"),
+            Key::Lists { account } => format!("perch.lists.{account}"),
+            Key::ListReading { account, list } => format!("perch.home.{account}.list.{list}"),
             Key::Draft { account, context } => match context {
                 DraftContext::New => format!("perch.draft.{account}.new"),
                 DraftContext::Reply(parent) => format!("perch.draft.{account}.reply.{parent}"),
@@ -108,6 +114,8 @@ impl Key {
         match self {
             Key::Relations { account }
             | Key::Reading { account }
+            | Key::Lists { account }
+            | Key::ListReading { account, .. }
             | Key::Draft { account, .. }
             | Key::ThreadParts { account, .. }
             | Key::Outbox { account }
@@ -175,7 +183,7 @@ pub fn remove(key: &Key) {
 }
 
 /// Removes everything kept for `account`: its drafts, waiting actions,
-/// mutes and bookmarks (unless `keep_drafts`: the person chose to find them at their
+/// mutes, bookmarks and lists (unless `keep_drafts`: the person chose to find them at their
 /// next sign-in),
 /// what it likes and follows, where it was reading, its activity. At sign-out, so the
 /// next person on this browser finds nothing of it.
@@ -189,12 +197,15 @@ pub fn forget_account(account: &str, keep_drafts: bool) {
     let unread = Key::Unread { account: account.to_owned() }.name();
     let mutes = Key::Mutes { account: account.to_owned() }.name();
     let bookmarks = Key::Bookmarks { account: account.to_owned() }.name();
+    let lists = Key::Lists { account: account.to_owned() }.name();
+    let list_readings = format!("{reading}.list.");
     remove_where(|name| {
         (!keep_drafts
             && (name.starts_with(&drafts)
                 || name.starts_with(&parts)
-                || [&outbox, &mutes, &bookmarks].contains(&&name.to_owned())))
+                || [&outbox, &mutes, &bookmarks, &lists].contains(&&name.to_owned())))
             || [&relations, &reading, &activity, &unread].contains(&&name.to_owned())
+            || name.starts_with(&list_readings)
     });
 }
 

@@ -126,6 +126,7 @@ lazy! { extras, fn account_panel(user: perch_model::User) {
             </ul>
             <Accounts current=user.clone()/>
             <crate::components::language_menu::LanguageMenu/>
+            <A href=AppPath::Lists.href() attr:class="lists-link">{t::lists_title()}</A>
             <A href=AppPath::Bookmarks.href() attr:class="bookmarks-link">{t::bookmarks_title()}</A>
             <A href=AppPath::Drafts.href() attr:class="drafts-link">{t::drafts_title()}</A>
             <A href=AppPath::Settings.href() attr:class="settings-link">{t::settings_title()}</A>

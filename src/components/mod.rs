@@ -1,5 +1,6 @@
 //! Pieces of the page shared by several routes.
 
+pub mod add_to_list;
 pub mod avatar;
 pub mod bookmark;
 pub mod composer;
@@ -18,5 +19,6 @@ pub mod sign_out;
 pub mod states;
 pub mod thread_parts;
 pub mod time;
+pub mod timeline_view;
 pub mod toggle_buttons;
 pub mod waiting;

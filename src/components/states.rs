@@ -38,6 +38,21 @@ pub fn ErrorBox(error: ApiError, retry: Callback<()>) -> impl IntoView {
 }
 
 /// Says that a list has nothing in it.
+/// What a form said last: an error as an alert, else a status; nothing
+/// before the first. `said` is `(is_error, text)`.
+#[component]
+pub fn Said(said: RwSignal<Option<(bool, String)>>) -> impl IntoView {
+    move || {
+        said.get().map(|(error, text)| {
+            if error {
+                view! { <p class="error" role="alert">{text}</p> }.into_any()
+            } else {
+                view! { <p role="status">{text}</p> }.into_any()
+            }
+        })
+    }
+}
+
 #[component]
 pub fn Empty(#[prop(into)] text: Text) -> impl IntoView {
     view! { <p class="empty">{text}</p> }

@@ -31,6 +31,9 @@ pub enum AppPath<'a> {
     Drafts,
     /// Search over what this browser holds (`routes/search.rs`).
     Search,
+    /// The account's lists (`routes/lists.rs`), and one of them by its id.
+    Lists,
+    List(&'a str),
 }
 
 impl<'a> AppPath<'a> {
@@ -69,6 +72,8 @@ impl fmt::Display for AppPath<'_> {
             AppPath::Bookmarks => f.write_str("/bookmarks"),
             AppPath::Drafts => f.write_str("/drafts"),
             AppPath::Search => f.write_str("/search"),
+            AppPath::Lists => f.write_str("/lists"),
+            AppPath::List(id) => write!(f, "/lists/{}", seg(id)),
         }
     }
 }
@@ -119,6 +124,8 @@ mod tests {
         assert_eq!(AppPath::Outbox.href(), "/outbox");
         assert_eq!(AppPath::Bookmarks.href(), "/bookmarks");
         assert_eq!(AppPath::Drafts.href(), "/drafts");
+        assert_eq!(AppPath::Lists.href(), "/lists");
+        assert_eq!(AppPath::List("a1/b").href(), "/lists/a1%2Fb");
     }
 
     #[test]

@@ -1,19 +1,16 @@
 //! `/`: the home timeline (`timeline/`) as the page shows it: the
-//! composer above it, "N new posts" instead of moving what is being read,
-//! the sources that failed or are still loading, and the empty states. All
-//! behaviour (loading, checking for new posts, the reading position) lives
-//! in `timeline/`; this page shows its state and forwards clicks.
+//! composer above it, then the timeline as every timeline shows
+//! (`components/timeline_view.rs`: "N new posts" instead of moving what is
+//! being read, the sources that failed or are still loading, the empty
+//! states). All behaviour (loading, checking for new posts, the reading
+//! position) lives in `timeline/`.
 
 use crate::account::session::use_session;
-use crate::browser::navigation::Title;
-use crate::browser::navigation::{restore_scroll, take_returning, PageHeading};
-use crate::components::feed::Feed;
+use crate::browser::navigation::{PageHeading, Title};
 use crate::components::later::{later, lazy, Meanwhile};
-use crate::components::post_card::PostSkeleton;
-use crate::components::states::ErrorBox;
+use crate::components::timeline_view::TimelineView;
 use crate::i18n::t;
-use crate::store::use_store;
-use crate::timeline::{HomeTimeline, Phase};
+use crate::timeline::HomeTimeline;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -26,6 +23,8 @@ pub fn HomePage() -> impl IntoView {
 
 lazy! { page_home, fn home_page() {
     let session = use_session();
+    let home = expect_context::<HomeTimeline>();
+    let empty_home = || view! { <EmptyTimeline/> };
     // The tab's title counts the new posts not shown yet, as "(3) Home · Perch".
     let new_posts = {
         let state = expect_context::<HomeTimeline>().state;
@@ -47,7 +46,7 @@ lazy! { page_home, fn home_page() {
                     </section>
                     <section aria-labelledby="timeline-heading">
                         <h2 id="timeline-heading" class="visually-hidden">{t::timeline()}</h2>
-                        <TimelineView/>
+                        <TimelineView timeline=home.clone() no_sources=empty_home/>
                     </section>
                 }.into_any(),
                 None => view! {
@@ -58,169 +57,6 @@ lazy! { page_home, fn home_page() {
         </main>
     }
 }}
-
-/// The timeline itself, in whichever state it is.
-#[component]
-fn TimelineView() -> impl IntoView {
-    let home = expect_context::<HomeTimeline>();
-    let returning = take_returning();
-    crate::timeline::attach(&home);
-    let state = home.state.clone();
-    if returning && state.with_untracked(|s| s.started()) {
-        restore_scroll();
-    }
-
-    let phase = Memo::new({
-        let state = state.clone();
-        move |_| state.with(|s| (s.phase.clone(), s.started()))
-    });
-    let retry = Callback::new({
-        let home = home.clone();
-        move |_| home.retry_following()
-    });
-    move || match phase.get() {
-        (Phase::FollowingFailed(error), _) => view! {
-            <p>{t::following_failed()}</p>
-            <ErrorBox error retry/>
-        }
-        .into_any(),
-        (_, true) => {
-            // Landing on a card at once (Back, a reading position): drawn whole.
-            let all_at_once = returning || home.state.with_untracked(|s| s.on_screen.restore().is_some());
-            view! { <Loaded home=home.clone() all_at_once/> }.into_any()
-        }
-        _ => view! {
-            <p class="visually-hidden" role="status">{t::loading_timeline()}</p>
-            <PostSkeleton/><PostSkeleton/><PostSkeleton/>
-        }
-        .into_any(),
-    }
-}
-
-/// The timeline once its first screen is known.
-#[component]
-fn Loaded(home: HomeTimeline, all_at_once: bool) -> impl IntoView {
-    let state = home.state.clone();
-    // Muted people and words leave Home (`store/mutes.rs`).
-    let (store, mutes) = (crate::store::use_store(), crate::store::mutes::use_mutes());
-    let list = Memo::new({
-        let state = state.clone();
-        move |_| {
-            let mut feed = state.with(|s| s.feed());
-            if let Some(muted) = mutes.map(|m| m.get()).filter(|m| m.count() > 0) {
-                feed.items.retain(|uuid| store.post_untracked(uuid).is_none_or(|p| muted.hides(&p).is_none()));
-            }
-            feed
-        }
-    });
-    let load_more = Callback::new({
-        let home = home.clone();
-        move |_| home.load_more()
-    });
-    let empty = {
-        let state = state.clone();
-        move || state.with(|s| s.empty())
-    };
-    let following = {
-        let state = state.clone();
-        move || state.with(|s| s.following_count())
-    };
-    view! {
-        <NewPosts home=home.clone()/>
-        <SourceProblems home=home.clone()/>
-        <PendingSources home=home.clone()/>
-        {move || empty().then(|| if following() == 0 {
-            view! { <EmptyTimeline/> }.into_any()
-        } else {
-            view! { <p class="empty">{t::timeline_no_posts()}</p> }.into_any()
-        })}
-        <Feed list=Signal::from(list) load_more label=t::timeline() all_at_once/>
-    }
-}
-
-/// "Show N new posts": new posts wait here instead of moving the list.
-#[component]
-fn NewPosts(home: HomeTimeline) -> impl IntoView {
-    let count = {
-        let state = home.state.clone();
-        Memo::new(move |_| state.with(|s| s.new_count()))
-    };
-    let words = move || t::new_posts(count.get() as u64).get();
-    view! {
-        <div class="new-posts">
-            <p class="visually-hidden" role="status">{move || (count.get() > 0).then(words)}</p>
-            {move || (count.get() > 0).then(|| {
-                let home = home.clone();
-                view! {
-                    <button type="button" class="new-posts-button" on:click=move |_| {
-                        home.show_new();
-                        window().scroll_to_with_x_and_y(0.0, 0.0);
-                        // The newest post takes the focus the button had.
-                        request_animation_frame(crate::browser::shortcuts::focus_first_post);
-                    }>{move || t::show_new_posts(count.get() as u64).get()}</button>
-                }
-            })}
-        </div>
-    }
-}
-
-/// "@name", or "someone" when the user is not known here.
-fn handle_of(uuid: &str) -> String {
-    use_store()
-        .user(uuid)
-        .map(|u| u.with_untracked(|u| format!("@{}", u.username)))
-        .unwrap_or_else(|| t::someone().get())
-}
-
-/// The sources whose posts are missing because a request failed, each with
-/// Retry; the rest of the timeline shows meanwhile.
-#[component]
-fn SourceProblems(home: HomeTimeline) -> impl IntoView {
-    let state = home.state.clone();
-    let failed = Memo::new(move |_| state.with(|s| s.failures()));
-    move || {
-        let failed = failed.get();
-        (!failed.is_empty()).then(|| {
-            let items = failed
-                .into_iter()
-                .map(|(uuid, reason)| {
-                    let name = handle_of(&uuid);
-                    let home = home.clone();
-                    view! {
-                        <li>
-                            <span>{t::source_failed(name.clone(), reason.get())}</span>
-                            " "
-                            <button type="button" on:click=move |_| home.retry(&uuid)>
-                                {t::retry()} " " <span class="visually-hidden">{t::retry_loading_posts_of(name)}</span>
-                            </button>
-                        </li>
-                    }
-                })
-                .collect_view();
-            view! {
-                <div class="source-problems" role="alert">
-                    <p>{t::posts_missing()}</p>
-                    <ul>{items}</ul>
-                </div>
-            }
-        })
-    }
-}
-
-/// The sources still loading: slow ones the first screen stopped waiting
-/// for, and new follows catching up.
-#[component]
-fn PendingSources(home: HomeTimeline) -> impl IntoView {
-    let state = home.state.clone();
-    let pending = Memo::new(move |_| state.with(|s| s.joining_sources()));
-    move || {
-        let pending = pending.get();
-        (!pending.is_empty()).then(|| {
-            let names: Vec<String> = pending.iter().map(|u| handle_of(u)).collect();
-            view! { <p class="pending-sources" role="status">{t::still_loading_posts_from(names.join(&t::list_separator().get()))}</p> }
-        })
-    }
-}
 
 /// What a new account sees: how to fill the timeline.
 #[component]

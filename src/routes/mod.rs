@@ -7,6 +7,7 @@ mod activity;
 mod bookmarks;
 mod drafts;
 mod home;
+mod lists;
 mod not_found;
 mod oauth_callback;
 mod outbox;
@@ -122,6 +123,8 @@ pub fn Shell(
                 <Route path=path!("/bookmarks") view=bookmarks::BookmarksPage/>
                 <Route path=path!("/drafts") view=drafts::DraftsPage/>
                 <Route path=path!("/search") view=search::SearchPage/>
+                <Route path=path!("/lists") view=lists::ListsPage/>
+                <Route path=path!("/lists/:id") view=lists::OneListPage/>
                 <Route path=path!("/signin") view=signin::SignIn/>
                 <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
             </Routes>

@@ -155,7 +155,13 @@ fn ProfileHeader(uuid: String) -> impl IntoView {
         </p>
         <div class="profile-actions">
             <crate::components::toggle_buttons::FollowButton uuid=uuid.clone()/>
-            {(own.is_none() && session.is_signed_in()).then(|| view! { <MuteButton user=user.get_untracked()/> })}
+            {(own.is_none() && session.is_signed_in()).then(|| {
+                let u = user.get_untracked();
+                view! {
+                    <MuteButton user=u.clone()/>
+                    <crate::components::add_to_list::AddToList uuid=u.uuid username=u.username/>
+                }
+            })}
         </div>
         {own.and_then(|me| me.email.flatten().map(|email| (email, me.email_verified.flatten()))).map(|(email, verified)| view! {
             <p class="email">{t::email()} " " <span dir="auto">{email}</span> " " <span class="verified">{match verified { Some(true) => Some(t::verified().signal()), Some(false) => Some(t::not_verified().signal()), None => None }}</span></p>

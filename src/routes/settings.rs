@@ -131,12 +131,13 @@ fn MutesSettings(mutes: Mutes) -> impl IntoView {
     }
 }
 
-/// "Your Perch data": the mutes and the bookmarks as one file, exported and
+/// "Your Perch data": the mutes, the bookmarks and the lists as one file, exported and
 /// imported (`store/data_file.rs`). A broken file changes nothing and says so.
 #[component]
 fn DataSettings(mutes: Mutes, username: String, account: String) -> impl IntoView {
     let said = RwSignal::new(None::<(bool, String)>);
     let bookmarks = crate::components::bookmark::bookmarks();
+    let lists = crate::store::lists::use_lists();
     let export = {
         let account = account.clone();
         move |_| download(&format!("perch-data-{username}.json"), &data_file::export(&mutes.get(), &account))
@@ -152,8 +153,12 @@ fn DataSettings(mutes: Mutes, username: String, account: String) -> impl IntoVie
                 said.set(Some((true, t::data_file_unreadable().get())));
                 return;
             };
-            let (muted, marked) = (data.mutes.count(), data.bookmarks.len());
+            let (muted, marked, listed) = (data.mutes.count(), data.bookmarks.len(), data.lists.len());
             if !data_file::keep_bookmarks(&account, data.bookmarks) {
+                said.set(Some((true, t::data_not_kept().get())));
+                return;
+            }
+            if listed > 0 && !lists.is_some_and(|l| l.change(crate::store::lists::Change::Import(data.lists))) {
                 said.set(Some((true, t::data_not_kept().get())));
                 return;
             }
@@ -161,8 +166,11 @@ fn DataSettings(mutes: Mutes, username: String, account: String) -> impl IntoVie
                 bookmarks.read();
             }
             mutes.change(|m| merge(m, data.mutes));
-            let text =
+            let mut text =
                 format!("{} {}", t::mutes_imported(muted as u64).get(), t::bookmarks_imported(marked as u64).get());
+            if listed > 0 {
+                text = format!("{text} {}", t::lists_imported(listed as u64).get());
+            }
             said.set(Some((false, text)));
         });
     };
@@ -176,11 +184,7 @@ fn DataSettings(mutes: Mutes, username: String, account: String) -> impl IntoVie
                     <input type="file" accept="application/json,.json" on:change=import/>
                 </label>
             </div>
-            {move || said.get().map(|(error, text)| if error {
-                view! { <p class="error" role="alert">{text}</p> }.into_any()
-            } else {
-                view! { <p role="status">{text}</p> }.into_any()
-            })}
+            <crate::components::states::Said said/>
         </section>
     }
 }

@@ -76,16 +76,19 @@ lazy! { pages, fn user_list_page(which: Which) {
             })}
             <ul class="user-list">
                 <For each=move || list.with(|l| l.items.clone()) key=|uuid| uuid.clone() let:uuid>
-                    <li><UserCard uuid/></li>
+                    <li><UserCard uuid which/></li>
                 </For>
             </ul>
         </main>
     }
 }}
 
+/// A person on either list: who they are, Follow, and on a Following list
+/// "Add to list" (`components/add_to_list.rs`).
 #[component]
-fn UserCard(uuid: String) -> impl IntoView {
+fn UserCard(uuid: String, which: Which) -> impl IntoView {
     let store = use_store();
+    let me = crate::account::session::use_session().user().map(|u| u.uuid);
     let id = uuid.clone();
     let present = Memo::new({
         let (store, id) = (store.clone(), id.clone());
@@ -105,6 +108,9 @@ fn UserCard(uuid: String) -> impl IntoView {
                         {(!u.bio.is_empty()).then(|| view! { <p class="bio" dir="auto">{u.bio.clone()}</p> })}
                     </div>
                     <crate::components::toggle_buttons::FollowButton uuid=u.uuid.clone()/>
+                    {(which == Which::Following && me.as_ref().is_some_and(|me| *me != u.uuid)).then(|| view! {
+                        <crate::components::add_to_list::AddToList uuid=u.uuid.clone() username=u.username.clone()/>
+                    })}
                 </div>
             }.into_any()
         }

@@ -1,11 +1,12 @@
 //! "Your Perch data": one file with what the account keeps in this browser
-//! only (its mutes and its bookmarks), written by Settings' Export and read
+//! only (its mutes, its bookmarks and its lists), written by Settings' Export and read
 //! back by Import, in this browser or another. A file is hostile until
 //! read: it is checked whole before anything is kept, and a broken one
 //! changes nothing. The mutes-only file of earlier versions is read too.
 
 use super::bookmarks::kept::{self, Bookmark};
 use super::bookmarks::Change;
+use super::lists::List;
 use super::mutes::Muted;
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,9 @@ struct DataFile {
     perch_data: u32,
     mutes: serde_json::Value,
     bookmarks: serde_json::Value,
+    /// Absent from the files of versions before lists.
+    #[serde(default)]
+    lists: serde_json::Value,
 }
 
 /// The version written now.
@@ -25,14 +29,16 @@ const VERSION: u32 = 1;
 pub struct Data {
     pub mutes: Muted,
     pub bookmarks: Vec<Bookmark>,
+    pub lists: Vec<List>,
 }
 
-/// The file for `mutes` and `account`'s bookmarks.
+/// The file for `mutes` and `account`'s bookmarks and lists.
 pub fn export(mutes: &Muted, account: &str) -> String {
     let file = DataFile {
         perch_data: VERSION,
         mutes: serde_json::to_value(mutes).unwrap_or_default(),
         bookmarks: serde_json::to_value(kept::read(account)).unwrap_or_default(),
+        lists: serde_json::to_value(super::lists::read(account)).unwrap_or_default(),
     };
     serde_json::to_string_pretty(&file).unwrap_or_default()
 }
@@ -62,17 +68,22 @@ pub fn read(text: &str) -> Option<Data> {
                 }
                 _ => return None,
             };
-            Some(Data { mutes, bookmarks })
+            let lists = match file.lists {
+                serde_json::Value::Null => Vec::new(),
+                value => super::lists::from_file(value)?,
+            };
+            Some(Data { mutes, bookmarks, lists })
         }
         Ok(_) => None,
         // The mutes file of earlier versions: an object of people and words.
         Err(_) => {
             let looks_like_mutes = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
                 .is_ok_and(|o| o.contains_key("people") || o.contains_key("words"));
-            looks_like_mutes
-                .then(|| Muted::from_file(text))
-                .flatten()
-                .map(|mutes| Data { mutes, bookmarks: Vec::new() })
+            looks_like_mutes.then(|| Muted::from_file(text)).flatten().map(|mutes| Data {
+                mutes,
+                bookmarks: Vec::new(),
+                lists: Vec::new(),
+            })
         }
     }
 }
@@ -100,13 +111,15 @@ mod tests {
             at: 5,
             gone: true,
         }];
+        let lists = vec![List { id: "a1".into(), name: "Work".into(), members: vec!["u1".into()] }];
         let text = serde_json::to_string(&DataFile {
             perch_data: VERSION,
             mutes: serde_json::to_value(&mutes).unwrap(),
             bookmarks: serde_json::to_value(&bookmarks).unwrap(),
+            lists: serde_json::to_value(&lists).unwrap(),
         })
         .unwrap();
-        assert_eq!(read(&text), Some(Data { mutes, bookmarks }));
+        assert_eq!(read(&text), Some(Data { mutes, bookmarks, lists }));
     }
 
     #[test]
@@ -120,9 +133,19 @@ mod tests {
             r#"{"perch_data": 1, "mutes": null, "bookmarks": [{"post": {"uuid": "p1"}, "at": "soon"}]}"#,
             r#"{"perch_data": 1, "mutes": null, "bookmarks": {"p1": 1}}"#,
             r#"{"something": "else"}"#,
+            r#"{"perch_data": 1, "mutes": null, "bookmarks": [], "lists": {"a": 1}}"#,
+            r#"{"perch_data": 1, "mutes": null, "bookmarks": [], "lists": [{"id": "a", "members": "u1"}]}"#,
         ] {
             assert_eq!(read(broken), None, "{broken}");
         }
+    }
+
+    #[test]
+    fn a_file_of_the_versions_before_lists_is_read() {
+        let data = read(r#"{"perch_data": 1, "mutes": null, "bookmarks": []}"#).expect("read");
+        assert!(data.lists.is_empty());
+        let data = read(r#"{"perch_data": 1, "mutes": null, "bookmarks": [], "lists": [{"id": "a", "name": " Work ", "members": ["u1", "u1"]}]}"#).expect("read");
+        assert_eq!(data.lists, vec![List { id: "a".into(), name: "Work".into(), members: vec!["u1".into()] }]);
     }
 
     #[test]

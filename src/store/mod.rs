@@ -21,6 +21,7 @@ pub mod activity;
 pub mod bookmarks;
 pub mod copy;
 pub mod data_file;
+pub mod lists;
 mod loading;
 pub mod mutes;
 pub mod outbox;

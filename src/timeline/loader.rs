@@ -10,6 +10,7 @@
 
 use super::merge::{Item, Merge};
 use super::on_screen::{OnScreen, Wanted};
+pub use super::reading::Feed;
 use super::reading::{self, Mark};
 use crate::account::session::Session;
 use crate::api::ApiError;
@@ -119,10 +120,14 @@ struct Queue {
     running: usize,
 }
 
-/// The home timeline, provided once for the visit.
+/// The home timeline, provided once for the visit; or a list's, made by
+/// the lists' page for the visit ([`HomeTimeline::of_list`]).
 #[derive(Clone)]
 pub struct HomeTimeline {
     pub state: ArcRwSignal<HomeState>,
+    pub(super) feed: Feed,
+    /// A list's members, as the list page last set them.
+    members: Arc<Mutex<Vec<String>>>,
     queue: Arc<Mutex<Queue>>,
     /// Bumped when the account changes: answers for an older one are dropped.
     generation: Arc<Mutex<u64>>,
@@ -139,8 +144,22 @@ impl HomeTimeline {
     /// account's new posts go to the top, deleted ones leave, follows and
     /// unfollows add and remove sources.
     pub fn new(store: Store, session: Session) -> Self {
+        Self::of_feed(store, session, Feed::Home, Vec::new())
+    }
+
+    /// The timeline of the list `id`, whose members are `members` (the list
+    /// page tells it of changes: [`HomeTimeline::set_members`]). Its posts
+    /// are read as Home's are, and new ones, the account's own among them
+    /// when it is a member, reach it the same way.
+    pub fn of_list(store: Store, session: Session, id: String, members: Vec<String>) -> Self {
+        Self::of_feed(store, session, Feed::List(id), members)
+    }
+
+    fn of_feed(store: Store, session: Session, feed: Feed, members: Vec<String>) -> Self {
         let timeline = HomeTimeline {
             state: ArcRwSignal::new(HomeState::default()),
+            feed,
+            members: Arc::new(Mutex::new(members)),
             queue: Arc::default(),
             generation: Arc::default(),
             store: store.clone(),
@@ -150,10 +169,24 @@ impl HomeTimeline {
         store.on_change(move |change| match change {
             Change::Sent(post) => listener.posted(post),
             Change::Deleted(uuid) => listener.deleted(uuid),
-            Change::Followed { uuid, following } => listener.follow_changed(uuid, *following),
-            Change::Read(_) | Change::Gone(_) => {}
+            Change::Followed { uuid, following } if listener.feed == Feed::Home => {
+                listener.follow_changed(uuid, *following)
+            }
+            Change::Followed { .. } | Change::Read(_) | Change::Gone(_) => {}
         });
         timeline
+    }
+
+    /// A list's members changed (here or in another tab): each new one is
+    /// a source from now on, each one gone leaves with their posts.
+    pub fn set_members(&self, members: Vec<String>) {
+        let before = std::mem::replace(&mut *lock(&self.members), members.clone());
+        for gone in before.iter().filter(|m| !members.contains(m)) {
+            self.follow_changed(gone, false);
+        }
+        for new in members.iter().filter(|m| !before.contains(m)) {
+            self.follow_changed(new, true);
+        }
     }
 
     fn generation(&self) -> u64 {
@@ -183,6 +216,13 @@ impl HomeTimeline {
         if current.0 == me && !matches!(current.1, Phase::Idle | Phase::FollowingFailed(_)) {
             return;
         }
+        if self.feed != Feed::Home {
+            // A list's sources are its members, known here.
+            let generation = self.restart(&me, Phase::Sources, None, js_sys::Date::now());
+            let members = lock(&self.members).clone();
+            self.read_sources(generation, members);
+            return;
+        }
         // The account is a source too, named if their posts fail; a copy the
         // store already has may be fresher than the session's.
         if !self.store.knows_user(&me) {
@@ -196,35 +236,38 @@ impl HomeTimeline {
                 return;
             }
             match result {
-                Ok(followed) => {
-                    let merge = Merge::new(std::iter::once(me.clone()).chain(followed), PAGE_SIZE);
-                    let wanted = merge.wanted();
-                    this.state.update(|s| {
-                        s.merge = Some(merge);
-                        s.phase = Phase::Sources;
-                    });
-                    this.enqueue_pages(wanted);
-                    // The first screen does not wait for ever for a slow source.
-                    let this = this.clone();
-                    set_timeout(
-                        move || {
-                            if this.generation() == generation {
-                                this.state.update(|s| {
-                                    if let Some(m) = s.merge.as_mut().filter(|m| !m.started()) {
-                                        for source in m.first_pages_awaited() {
-                                            m.set_aside(&source);
-                                        }
-                                    }
-                                });
-                                this.after_arrival();
-                            }
-                        },
-                        SLOW_SOURCE,
-                    );
-                }
+                Ok(followed) => this.read_sources(generation, std::iter::once(me.clone()).chain(followed).collect()),
                 Err(e) => this.state.update(|s| s.phase = Phase::FollowingFailed(e)),
             }
         });
+    }
+
+    /// Merges `sources` from their first pages on.
+    fn read_sources(&self, generation: u64, sources: Vec<String>) {
+        let merge = Merge::new(sources, PAGE_SIZE);
+        let wanted = merge.wanted();
+        self.state.update(|s| {
+            s.merge = Some(merge);
+            s.phase = Phase::Sources;
+        });
+        self.enqueue_pages(wanted);
+        // The first screen does not wait for ever for a slow source.
+        let this = self.clone();
+        set_timeout(
+            move || {
+                if this.generation() == generation {
+                    this.state.update(|s| {
+                        if let Some(m) = s.merge.as_mut().filter(|m| !m.started()) {
+                            for source in m.first_pages_awaited() {
+                                m.set_aside(&source);
+                            }
+                        }
+                    });
+                    this.after_arrival();
+                }
+            },
+            SLOW_SOURCE,
+        );
     }
 
     /// Starts the timeline of `me` from the local copy's merge, drawn in
@@ -248,7 +291,7 @@ impl HomeTimeline {
             *g
         };
         *lock(&self.queue) = Queue::default();
-        let on_screen = OnScreen::new(reading::saved(me));
+        let on_screen = OnScreen::new(reading::saved(me, &self.feed));
         self.state.set(HomeState { me: me.to_owned(), phase, merge, on_screen, last_check, ..HomeState::default() });
         generation
     }

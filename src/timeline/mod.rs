@@ -1,5 +1,6 @@
 //! The home timeline: the account's posts and those of everyone they follow,
-//! composed in the browser, newest first. One module, four parts:
+//! composed in the browser, newest first; and, by the same code, a list's
+//! timeline: its members' posts ([`Feed`]). One module, four parts:
 //!
 //! - `merge.rs`: the merge of many paged sources and its cut (pure);
 //! - `on_screen.rs`: which merged posts are on screen, new posts, Load more
@@ -21,7 +22,7 @@ pub mod on_screen;
 mod position;
 pub mod reading;
 
-pub use loader::{HomeState, HomeTimeline, Phase, CHECK_EVERY, IN_FLIGHT};
+pub use loader::{Feed, HomeState, HomeTimeline, Phase, CHECK_EVERY, IN_FLIGHT};
 
 /// Starts the timeline for the page that shows it, and while that page is
 /// shown: checks for new posts and keeps and restores the reading position.

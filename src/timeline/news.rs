@@ -4,7 +4,7 @@
 //! deletions and follows as the store reports them (`HomeTimeline::new`
 //! listens). The requests themselves are the scheduler's (`loader.rs`).
 
-use super::loader::{item_of, HomeTimeline, Job, CHECK_EVERY};
+use super::loader::{item_of, Feed, HomeTimeline, Job, CHECK_EVERY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use perch_model::Post;
@@ -21,10 +21,13 @@ impl HomeTimeline {
         }
         self.state.update(|s| s.last_check = js_sys::Date::now());
         let store = self.store.clone();
-        // Follows made or ended elsewhere arrive as `Change::Followed`.
-        spawn_local(async move {
-            let _ = store.read_following(&me).await;
-        });
+        // Follows made or ended elsewhere arrive as `Change::Followed`. (A
+        // list's members are the list page's to tell.)
+        if self.feed == Feed::Home {
+            spawn_local(async move {
+                let _ = store.read_following(&me).await;
+            });
+        }
         let sources: Vec<String> =
             self.state.with_untracked(|s| s.merge.as_ref().map(|m| m.sources().cloned().collect()).unwrap_or_default());
         self.enqueue(sources.into_iter().map(Job::Fresh));
@@ -91,13 +94,15 @@ impl HomeTimeline {
         }
     }
 
-    /// The account posted (or replied): it goes to the top, in view.
+    /// The account posted (or replied): it goes to the top, in view (of a
+    /// list, when the account is one of its members).
     pub(super) fn posted(&self, post: &Post) {
         let item = item_of(post);
+        let home = self.feed == Feed::Home;
         self.state.update(|s| {
-            let me = s.me.clone();
-            if let Some(m) = s.merge.as_mut() {
-                m.posted(&me, item);
+            let source = if home { s.me.clone() } else { post.author.uuid.clone() };
+            if let Some(m) = s.merge.as_mut().filter(|m| m.has_source(&source)) {
+                m.posted(&source, item);
                 s.on_screen.show_new(m);
             }
         });

@@ -15,6 +15,7 @@ use std::sync::Arc;
 /// shortly after each scroll, while the calling page is shown.
 pub fn keep_while_shown(timeline: &HomeTimeline) {
     let pending = Arc::new(AtomicBool::new(false));
+    let leaving = timeline.clone();
     let timeline = timeline.clone();
     let listener = window_event_listener(leptos::ev::scroll, move |_| {
         if pending.swap(true, Ordering::SeqCst) {
@@ -29,7 +30,27 @@ pub fn keep_while_shown(timeline: &HomeTimeline) {
             std::time::Duration::from_millis(250),
         );
     });
-    on_cleanup(move || listener.remove());
+    // A list's page also keeps its newest post when it is left, so `/lists`
+    // can count what came after (Home counts from what scrolling kept).
+    on_cleanup(move || {
+        listener.remove();
+        if leaving.feed != super::Feed::Home {
+            keep_newest(&leaving);
+        }
+    });
+}
+
+/// Keeps the newest post shown, leaving where the reader was as it was.
+fn keep_newest(timeline: &HomeTimeline) {
+    let (me, started, restoring) =
+        timeline.state.with_untracked(|s| (s.me.clone(), s.started(), s.on_screen.restore().is_some()));
+    if !started || restoring {
+        return;
+    }
+    let mut reading =
+        super::reading::saved(&me, &timeline.feed).unwrap_or(Reading { newest: None, at: None, offset: 0.0 });
+    reading.newest = timeline.newest_shown();
+    save(&me, &timeline.feed, &reading);
 }
 
 fn save_position(timeline: &HomeTimeline) {
@@ -46,7 +67,7 @@ fn save_position(timeline: &HomeTimeline) {
         }
         _ => (None, 0.0),
     };
-    save(&me, &Reading { newest: timeline.newest_shown(), at, offset });
+    save(&me, &timeline.feed, &Reading { newest: timeline.newest_shown(), at, offset });
 }
 
 /// After a reload: once the post read last is on screen, scroll back to it

@@ -1,4 +1,4 @@
-//! Where the person was reading the home timeline, kept per account across
+//! Where the person was reading the home timeline (or a list), kept per account across
 //! reloads: the newest post shown (what came later counts as new) and the
 //! post at the top of the screen with its offset. Plain data and its
 //! storage; `position.rs` saves it while the page scrolls and scrolls back
@@ -8,6 +8,17 @@ use super::merge::Item;
 use crate::browser::web_storage::{self, Key};
 use perch_model::Timestamp;
 use serde::{Deserialize, Serialize};
+
+/// Whose posts a timeline merges: Home's (the account and everyone it
+/// follows) or a list's (its members, followed or not). Everything else,
+/// the merge, paging, new posts and the reading position, is the same code.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Feed {
+    #[default]
+    Home,
+    /// A list of the account's (`store/lists.rs`), by its id.
+    List(String),
+}
 
 /// Where the person was reading.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,11 +43,20 @@ impl Mark {
     }
 }
 
-/// The reading position `account` left, if any.
-pub fn saved(account: &str) -> Option<Reading> {
-    web_storage::get_json(&Key::Reading { account: account.to_owned() })
+/// Where the reading position of `account` in `feed` is kept.
+fn key(account: &str, feed: &Feed) -> Key {
+    let account = account.to_owned();
+    match feed {
+        Feed::Home => Key::Reading { account },
+        Feed::List(list) => Key::ListReading { account, list: list.clone() },
+    }
 }
 
-pub(super) fn save(account: &str, reading: &Reading) {
-    web_storage::set_json(&Key::Reading { account: account.to_owned() }, reading);
+/// The reading position `account` left in `feed`, if any.
+pub fn saved(account: &str, feed: &Feed) -> Option<Reading> {
+    web_storage::get_json(&key(account, feed))
+}
+
+pub(super) fn save(account: &str, feed: &Feed, reading: &Reading) {
+    web_storage::set_json(&key(account, feed), reading);
 }

@@ -51,6 +51,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/bookmarks$", "page_bookmarks"),
     ("^/drafts$", "extras"),
     ("^/search$", "page_search"),
+    ("^/lists(/[^/]+)?$", "page_lists"),
     ("^/signin$", "page_signin"),
 ];
 

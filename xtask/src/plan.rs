@@ -33,6 +33,7 @@ pub const LOADS: &[(&str, &[&str], u64)] = &[
     ("Settings", &["extras", "activity_check"], 1),
     ("Bookmarks", &["page_bookmarks", "activity_check"], 1),
     ("Search", &["page_search", "activity_check"], 1),
+    ("Lists", &["page_lists", "activity_check"], 1),
 ];
 
 /// The main module's name in a plan: a chunk joined into it is loaded by

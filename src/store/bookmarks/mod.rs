@@ -71,6 +71,12 @@ pub fn made_under_shell() {
     }
 }
 
+/// The shell's owner, for what else is made later for the whole visit
+/// (the lists, `store/lists.rs`).
+pub(crate) fn shell_owner() -> Option<Owner> {
+    SHELL.with(|s| s.get().cloned())
+}
+
 /// The bookmarks, made the first time they are asked for.
 pub fn bookmarks(keeper: Keeper) -> Option<Bookmarks> {
     if let Some(made) = MADE.with(|m| m.get().cloned()) {
