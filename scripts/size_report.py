@@ -56,7 +56,15 @@ import gzip, json, os, re, subprocess, sys
 # /drafts +44 KB (docs/size.md, "@-mentions and threads"); /drafts
 # +1.4 KB more for showing a thread's drafts as threads, discarded and
 # brought back whole.
-LIMITS = {'signin': 299_700, 'home': 408_500, 'thread': 435_400, 'profile': 435_400, 'activity': 367_000, 'bookmarks': 428_300, 'drafts': 402_200, 'search': 392_500, 'lists': 999_999}
+# Raised for lists (issue 47, point 1), in their own split module,
+# `page_lists`, against issue 48's rule: sign-in +3.8 KB, Home +3.6 KB (the
+# catalog's words +0.5, the CSS +0.3, the rest the main module: the routes,
+# `g l`, a timeline's feed), a thread +19.4 KB and bookmarks +26.1 KB (the
+# timeline's drawing, now shared by Home and a list, is a chunk the
+# planner joins into the one the thread's cards come in), the others
+# +9.5 to +10.9 KB; in `pages` instead, a thread was +69 KB
+# (docs/size.md, "Lists"). `lists` is the new entry's first measure.
+LIMITS = {'signin': 304_000, 'home': 412_700, 'thread': 455_400, 'profile': 455_400, 'activity': 378_100, 'bookmarks': 455_000, 'drafts': 413_000, 'search': 402_500, 'lists': 465_100}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its
