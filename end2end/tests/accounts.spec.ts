@@ -60,7 +60,8 @@ test('an account added through the server\'s sign-in page comes back beside the 
   await page.getByLabel('Post text').fill('mira, before adding');
   await (await openMenu(page)).getByRole('link', { name: 'Add an account' }).click();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('Username').fill('sam');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible();
+  await page.getByLabel('Username', { exact: true }).fill('sam');
   await page.getByLabel('Password').fill('perch-demo');
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
@@ -314,7 +315,8 @@ test('a like waiting for one account is never sent as an account added meanwhile
   });
   await (await openMenu(page)).getByRole('link', { name: 'Add an account' }).click();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('Username').fill('mira');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible();
+  await page.getByLabel('Username', { exact: true }).fill('mira');
   await page.getByLabel('Password').fill('perch-demo');
   // Its backoff over, the like would go at the next page's start.
   await page.evaluate((account) => new Promise<void>((done, fail) => {

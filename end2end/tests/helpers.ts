@@ -70,8 +70,11 @@ export async function api(page: Page, tok: string, path: string) {
 export async function signInWithOAuth(page: Page, username = 'mira', untick: RegExp[] = []) {
   await page.goto('/signin');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('perch-demo');
+  // The server's page, not Perch's: until the redirect lands, "Username"
+  // also names Perch's own Find field (a busy machine filled that one).
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible();
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill('perch-demo');
   for (const name of untick) await page.getByRole('checkbox', { name }).uncheck();
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();

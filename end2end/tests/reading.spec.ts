@@ -213,7 +213,8 @@ test('signed out, a page says to sign in to read it, and signing in comes back t
   await page.goto('/user/@sam/followers');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('Username').fill('mira');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible();
+  await page.getByLabel('Username', { exact: true }).fill('mira');
   await page.getByLabel('Password').fill('perch-demo');
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Followers of @sam');
