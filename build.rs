@@ -16,6 +16,13 @@
 //! So a key missing in the code is a compile error (no such function), a
 //! wrong placeholder is one too (no such argument), and a catalog that is
 //! not complete is one as well.
+//!
+//! It also decides which words every start reads and which come later
+//! (`src/i18n/mod.rs`, "Words by page"): a message is a later one when
+//! every `t::` that names it is in a file whose first lines say
+//! `//! Words: later.`, a file drawn only by the split modules of
+//! `LATER_GROUPS`. The build fails when such a file puts code in another
+//! split module.
 
 use std::{env, fmt::Write, fs, path::Path};
 
@@ -28,6 +35,15 @@ use std::{env, fmt::Write, fs, path::Path};
 const LANGUAGES: &[(&str, &[&str])] =
     &[("en", &["one", "other"]), ("de", &["one", "other"]), ("ar", &["zero", "one", "two", "few", "many", "other"])];
 
+/// The split modules (`lazy!`, docs/split.md) whose words come with them,
+/// not with the start: the pages and features no first screen shows.
+/// Not `composing`: a thread's part is focused as soon as its code has run
+/// (`components/thread_parts.rs`), so its words must be here already.
+const LATER_GROUPS: &[&str] = &["page_activity", "extras", "page_bookmarks", "page_search", "page_lists"];
+
+/// What a file says in its first lines when its words come later.
+const LATER_MARK: &str = "//! Words: later.";
+
 enum Entry {
     Text(String),
     Plural(Vec<(String, String)>),
@@ -37,6 +53,7 @@ fn main() {
     println!("cargo:rerun-if-changed=locales");
     println!("cargo:rerun-if-changed=index.html");
     println!("cargo:rerun-if-changed=assets/sw.js");
+    println!("cargo:rerun-if-changed=src");
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
     let read = |code: &str| {
         let path = dir.join(format!("{code}.json"));
@@ -66,8 +83,9 @@ fn main() {
     if !problems.is_empty() {
         panic!("the message catalogs are not complete:\n  {}", problems.join("\n  "));
     }
+    let later = later_keys(&root.join("src"), &english).unwrap_or_else(|why| panic!("words by page: {why}"));
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("messages.rs");
-    fs::write(out, generate(&english)).unwrap();
+    fs::write(out, generate(&english, &later)).unwrap();
 }
 
 /// The quoted words of the array that follows `before` in `text`
@@ -176,10 +194,38 @@ fn placeholders_of(entry: &Entry) -> Vec<String> {
 /// One function per key, in English's order: `index` is the entry's
 /// position in every catalog. A message with nothing to fill is a `Msg`
 /// (a copyable index); one with placeholders or a count is a `Text`.
-fn generate(english: &[(String, Entry)]) -> String {
+fn generate(english: &[(String, Entry)], later: &[bool]) -> String {
     let mut code = String::new();
     let keys: Vec<&str> = english.iter().map(|(k, _)| k.as_str()).collect();
     writeln!(code, "/// How many messages a catalog holds.\npub const COUNT: usize = {};", keys.len()).unwrap();
+    let (mut bits, mut start_keys, mut later_keys) = (vec![0u64; keys.len().div_ceil(64)], Vec::new(), Vec::new());
+    for (i, key) in keys.iter().enumerate() {
+        if later[i] {
+            bits[i / 64] |= 1 << (i % 64);
+            later_keys.push(*key);
+        } else {
+            start_keys.push(*key);
+        }
+    }
+    writeln!(
+        code,
+        "/// Which messages come later (bit `i % 64` of word `i / 64`), with the split modules of `LATER_GROUPS`.\npub const LATER: [u64; {}] = {bits:?};",
+        bits.len()
+    )
+    .unwrap();
+    writeln!(
+        code,
+        "/// The split modules whose words come with them.\npub const LATER_GROUPS: [&str; {}] = {LATER_GROUPS:?};",
+        LATER_GROUPS.len()
+    )
+    .unwrap();
+    writeln!(
+        code,
+        "/// FNV-1a of the keys every start reads, and of the later ones, as [`FINGERPRINT`].\npub const FINGERPRINT_START: u32 = {};\npub const FINGERPRINT_LATER: u32 = {};",
+        fingerprint(&start_keys),
+        fingerprint(&later_keys)
+    )
+    .unwrap();
     let codes: Vec<String> = LANGUAGES.iter().map(|(c, _)| format!("{c:?}")).collect();
     writeln!(
         code,
@@ -232,6 +278,57 @@ fn generate(english: &[(String, Entry)]) -> String {
         .unwrap();
     }
     code
+}
+
+/// For each of English's keys, whether its words come later: every file
+/// that names it (`t::key`) says `LATER_MARK`. A key no file names is a
+/// later one too. A marked file may put code only in `LATER_GROUPS`.
+fn later_keys(src: &Path, english: &[(String, Entry)]) -> Result<Vec<bool>, String> {
+    let mut files = Vec::new();
+    let mut dirs = vec![src.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut early_use = vec![false; english.len()];
+    for path in files {
+        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let marked = text.lines().take_while(|l| l.starts_with("//!")).any(|l| l.trim() == LATER_MARK);
+        if marked {
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("lazy! {") {
+                rest = &rest[at + "lazy! {".len()..];
+                let group: String =
+                    rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                if !LATER_GROUPS.contains(&group.as_str()) {
+                    return Err(format!(
+                        "{} says \"{LATER_MARK}\" but puts code in `{group}`, whose words every start reads",
+                        path.display()
+                    ));
+                }
+            }
+            continue;
+        }
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("t::") {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + 3..];
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if let Some(i) = english.iter().position(|(k, _)| *k == name) {
+                early_use[i] = true;
+            }
+        }
+    }
+    Ok(early_use.into_iter().map(|early| !early).collect())
 }
 
 fn fingerprint(keys: &[&str]) -> u32 {

@@ -29,8 +29,9 @@ const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(wasm|js|css)$|\/pkg-[0-9a-f]{12,16}\/[^
 
 /** The same-origin files an index.html names (href, src, and the loader's paths). */
 function filesOf(html) {
-  // The interface's words, every language (src/i18n/language.rs lists them).
-  const languages = ['en', 'de', 'ar'].map((code) => `/locales/${code}.json`);
+  // The interface's words, every language (src/i18n/language.rs lists
+  // them), each in its two parts: the start's and the later pages'.
+  const languages = ['en', 'de', 'ar'].flatMap((code) => [`/locales/${code}.json`, `/locales/${code}.later.json`]);
   const found = new Set(['/', '/config.json', ...languages]);
   for (const m of html.matchAll(/(?:href|src)=["']?([^"'\s>]+)|["'`](\/[^"'`\s]+\.(?:wasm|js|css|svg|png|webmanifest))["'`]/g)) {
     const path = m[1] ?? m[2];

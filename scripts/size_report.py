@@ -3,8 +3,9 @@
 Prints every file raw, gzip and brotli, then what a browser downloads on a
 cold visit to each entry page before it is drawn: the page (index.html),
 the main module, its JS glue and the split loader, the CSS, the catalog of words (English's; the
-others are within a kilobyte of it) and the split modules of that page (as
-index.html's `perchChunks` lists them), brotli. With --check, each entry's
+others are within a kilobyte of it: the start's part, and the later part for
+a later page) and the split modules of that page (as index.html's
+`perchChunks` lists them), brotli. With --check, each entry's
 first load must stay within its limit (LIMITS): the bundle may shrink, never
 grow unnoticed. A change that needs more raises the limit here and says why
 in docs/size.md.
@@ -64,7 +65,13 @@ import gzip, json, os, re, subprocess, sys
 # planner joins into the one the thread's cards come in), the others
 # +9.5 to +10.9 KB; in `pages` instead, a thread was +69 KB
 # (docs/size.md, "Lists"). `lists` is the new entry's first measure.
-LIMITS = {'signin': 304_000, 'home': 412_700, 'thread': 455_400, 'profile': 455_400, 'activity': 378_100, 'bookmarks': 455_000, 'drafts': 413_000, 'search': 402_500, 'lists': 465_100}
+# Words by page (issue 48, point 2): the catalog every start reads lost the
+# later pages' words (English 5.6 -> 3.8 KB), the main module gained the
+# code that loads them (+1.2 KB): sign-in -0.6 KB, Home -0.5 KB, a thread
+# -0.4 KB, lowered to those measures plus 0.8 KB; the later pages read
+# both parts (+2.0 KB) and so grew by 1.3 to 1.5 KB, raised by as much
+# (docs/size.md, "Words by page").
+LIMITS = {'signin': 303_400, 'home': 412_200, 'thread': 455_000, 'profile': 455_000, 'activity': 379_500, 'bookmarks': 456_500, 'drafts': 414_300, 'search': 403_800, 'lists': 466_500}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its
@@ -114,12 +121,16 @@ def main():
     for entry, path in PATH_OF.items():
         split = next(s for p, s in chunks['entries'] if re.search(p, path))
         modules = chunks['modules'].get(split, [])
+        # A page of a module whose words come later loads them too
+        # (src/i18n/mod.rs, "Words by page").
+        if split in chunks.get('later', []):
+            modules = modules + ['/locales/en.later.json']
         total = base + sum(sizes[f] for f in modules)
         limit, target = LIMITS[entry], TARGETS.get(entry)
         said = f"limit {kb(limit)}: " + ('within' if total <= limit else f"OVER by {kb(total - limit)}")
         if target:
             said += f"; target {kb(target)}: " + ('met' if total <= target else f"over by {kb(total - target)}")
-        print(f"first load, cold visit to {entry:<8} {total:>8} bytes, {kb(total):>9} ({len(modules)} split modules; {said})")
+        print(f"first load, cold visit to {entry:<8} {total:>8} bytes, {kb(total):>9} ({len([f for f in modules if f.endswith('.wasm')])} split modules; {said})")
         if total > limit:
             over.append(entry)
         # With what a signed-in page loads after its paint (Activity's

@@ -147,3 +147,35 @@ fn config_parsing_names_the_missing_field() {
     assert!(parse("not json").is_err());
     assert_eq!(parse(r#"{"api_base": "/api/v1", "application_id": "a"}"#).unwrap().application_id, "a");
 }
+
+/// The catalog as served in two parts (src/i18n/mod.rs, "Words by page"):
+/// the start's words are read alone, the later ones then join them, and
+/// the two make the whole catalog; a later part of another language joins
+/// nothing, and a part that lacks a key is refused.
+#[wasm_bindgen_test]
+fn the_later_words_join_the_start_ones() {
+    use perch::i18n::{is_later, language, Entry, Language};
+    use wasm_bindgen::JsCast;
+    let cut = |source: &str| {
+        let whole: js_sys::Object = js_sys::JSON::parse(source).unwrap().unchecked_into();
+        let (start, later) = (js_sys::Object::new(), js_sys::Object::new());
+        for (i, key) in js_sys::Object::keys(&whole).iter().enumerate() {
+            let value = js_sys::Reflect::get(&whole, &key).unwrap();
+            js_sys::Reflect::set(if is_later(i) { &later } else { &start }, &key, &value).unwrap();
+        }
+        (whole, start, later)
+    };
+    let (whole, start, later) = cut(include_str!("../locales/en.json"));
+    let mut catalog = language::read(Language::En, &start).unwrap();
+    let absent = catalog.entries.iter().filter(|e| **e == Entry::Absent).count();
+    assert!(absent > 50, "the later pages' words are not in the start's part ({absent})");
+    assert!(!catalog.has_later());
+    let (_, _, german_later) = cut(include_str!("../locales/de.json"));
+    assert!(!catalog.add(language::read(Language::De, &german_later).unwrap()), "German words join no English catalog");
+    assert!(catalog.add(language::read(Language::En, &later).unwrap()));
+    assert!(catalog.has_later());
+    assert_eq!(catalog, language::read(Language::En, &whole).unwrap());
+    let first_key = js_sys::Object::keys(&later).get(0);
+    js_sys::Reflect::delete_property(&later, &first_key).unwrap();
+    assert!(language::read(Language::En, &later).is_err(), "a part without one of its keys");
+}

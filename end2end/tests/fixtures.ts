@@ -23,8 +23,10 @@ export function allowPageErrors(pattern: RegExp) {
   base.info().annotations.push({ type: 'allowed-page-error', description: pattern.source });
 }
 
-/** What a panic of the app's wasm writes to the console. */
-const PANIC = /panicked at|RuntimeError|unreachable executed|already been disposed/i;
+/** What a panic of the app's wasm writes to the console; and a later word
+ *  read before its part came (src/i18n/mod.rs, "Words by page"): a blank
+ *  where a word should be. */
+const PANIC = /panicked at|RuntimeError|unreachable executed|already been disposed|a later word read before its part came/i;
 
 /** How many times slower the CPU of every page is (PERCH_E2E_CPU, through
  *  the DevTools protocol), 1 for as it is. */

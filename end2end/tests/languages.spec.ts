@@ -102,6 +102,45 @@ test('a language switch applies at once in every tab, keeping the draft, the scr
   await other.close();
 });
 
+test("the words every start reads come first; a later page's come with it, in the language in use", async ({ page, context }) => {
+  // The later words refused until the account menu is opened: sign-in and
+  // Home must not need them (a later word read before its part came fails
+  // the test, fixtures.ts).
+  let refuse = true;
+  const later: string[] = [];
+  await context.route('**/locales/*.later.json', (route) => {
+    later.push(new URL(route.request().url()).pathname);
+    return refuse ? route.abort('connectionrefused') : route.continue();
+  });
+  await signInWithToken(page, 'mira');
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.locator('main [role=feed] > article.post').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeVisible();
+  const served = await page.evaluate(() => fetch('locales/en.json').then((r) => r.json()));
+  expect(served.sign_in).toBe('Sign in');
+  expect(served.settings_title).toBeUndefined();
+  expect(served.activity_title).toBeUndefined();
+
+  // The account menu's panel is a later part: its words come with it.
+  refuse = false;
+  await page.locator('.account-menu summary').click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export your Perch data' })).toBeVisible();
+  expect(later).toContain('/locales/en.later.json');
+
+  // A switch on a later page brings German's later words too: the page is
+  // in German at once.
+  await page.getByRole('main').getByRole('combobox', { name: 'Language' }).selectOption('de');
+  await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Deine Perch-Daten exportieren' })).toBeVisible();
+  expect(later).toContain('/locales/de.later.json');
+  // A direct load of the later page, in German: its words with it.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sprache' })).toBeVisible();
+});
+
 test.describe('Arabic', () => {
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('perch.language', 'ar'));
@@ -215,7 +254,8 @@ test.describe('the pseudo-language walk', () => {
 
   test('leaves no English word outside the catalogs, on any page', async ({ page }) => {
     test.setTimeout(120_000);
-    await page.route('**/locales/en.json', async (route) => {
+    // Both parts of English's words: the start's and the later pages'.
+    await page.route(/\/locales\/en(\.later)?\.json$/, async (route) => {
       const response = await route.fetch();
       const english = await response.json();
       const strange = Object.fromEntries(Object.entries(english).map(([key, value]) => [key,

@@ -29,7 +29,7 @@ pub fn AddToList(uuid: String, username: String) -> impl IntoView {
                 aria-controls=panel_id.clone() on:click=move |_| open.update(|o| *o = !*o)>{t::add_to_list()}</button>
             {move || open.get().then(|| {
                 let (uuid, username, id) = (uuid.clone(), username.clone(), panel_id.clone());
-                later(list_choices::load, move || list_choices::draw(uuid.clone(), username.clone(), id.clone()), Meanwhile::Nothing)
+                later(list_choices::GROUP, list_choices::load, move || list_choices::draw(uuid.clone(), username.clone(), id.clone()), Meanwhile::Nothing)
             })}
         </div>
     }

@@ -17,11 +17,12 @@ use std::future::Future;
 use std::task::Poll;
 
 /// Puts the code of `fn $name` into the split module `$module`, as
-/// `$name::draw`, with `$name::load` that loads that module:
+/// `$name::draw`, with `$name::load` that loads that module and
+/// `$name::GROUP`, its name, for `later` to ask for its words:
 ///
 /// ```ignore
 /// lazy! { pages, fn thread_page(uuid: Memo<String>) { view! { … } } }
-/// later(thread_page::load, move || thread_page::draw(uuid), Meanwhile::Page)
+/// later(thread_page::GROUP, thread_page::load, move || thread_page::draw(uuid), Meanwhile::Page)
 /// ```
 ///
 /// Several bodies may share a module: the splitter makes a chunk for each
@@ -37,6 +38,10 @@ macro_rules! lazy {
             use ::leptos::prelude::{AnyView, IntoAny};
             use ::leptos::wasm_split::SplitLoaderError;
             pub use self::$name as draw;
+
+            /// The split module: `later` asks for its words too (`i18n::words`).
+            #[allow(dead_code)]
+            pub const GROUP: &str = stringify!($module);
 
             #[cfg(perch_split)]
             #[::leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible, preload(load))]
@@ -72,11 +77,13 @@ pub enum Meanwhile {
     Background,
 }
 
-/// Draws what `draw` makes once `load` has the module: in the same frame
-/// when it is already there (Back finds its page to scroll), else `meanwhile`
-/// until it comes, or an error with Retry. `draw` runs untracked, as a
+/// Draws what `draw` makes once `load` has the module and the words of
+/// `group` are here (`i18n::words`): in the same frame when both are
+/// already there (Back finds its page to scroll), else `meanwhile` until
+/// they come, or an error with Retry. `draw` runs untracked, as a
 /// component's body does.
 pub fn later<L, D>(
+    group: &'static str,
     load: impl Fn() -> L + Send + Sync + 'static,
     draw: impl Fn() -> D + Send + Sync + 'static,
     meanwhile: Meanwhile,
@@ -91,6 +98,9 @@ where
         arrived.track();
         if failed.get() {
             return unloaded(failed, meanwhile);
+        }
+        if let Some(waiting) = words_awaited(group, failed, meanwhile) {
+            return waiting;
         }
         let mut loading = Box::pin(load());
         let waker = futures::task::noop_waker();
@@ -122,6 +132,18 @@ where
     }
 }
 
+/// What shows while the words of `group` are on their way (`i18n::words`),
+/// or when they could not be had; `None` once they are here. Apart from
+/// `later`, so it is compiled once, not once per page.
+#[inline(never)]
+fn words_awaited(group: &'static str, failed: RwSignal<bool>, meanwhile: Meanwhile) -> Option<AnyView> {
+    match crate::i18n::words(group) {
+        crate::i18n::Words::Here => None,
+        crate::i18n::Words::Coming => Some(placeholder(meanwhile)),
+        crate::i18n::Words::Failed => Some(unloaded(failed, meanwhile)),
+    }
+}
+
 /// What shows while a split module is on its way (also the page's place
 /// before the pages are drawn, `routes::Shell`).
 pub fn placeholder(meanwhile: Meanwhile) -> AnyView {
@@ -146,7 +168,10 @@ fn unloaded(failed: RwSignal<bool>, meanwhile: Meanwhile) -> AnyView {
         <div class="error-box unloaded" role="alert">
             <p>{t::part_unloaded()}</p>
             <div class="actions">
-                <button type="button" on:click=move |_| failed.set(false)>{t::retry()}</button>
+                <button type="button" on:click=move |_| {
+                    crate::i18n::words_again();
+                    failed.set(false);
+                }>{t::retry()}</button>
             </div>
         </div>
     };

@@ -29,9 +29,14 @@ pub fn MentionSlot(field: NodeRef<Textarea>, text: Signal<String>, typed: Callba
     // Once a mention has appeared, the list stays (it closes by itself).
     let wanted = Memo::new(move |was: Option<&bool>| was.copied() == Some(true) || text.with(|t| mentions::any(t)));
     move || {
-        wanted
-            .get()
-            .then(|| later(mention_list::load, move || mention_list::draw(field, text, typed), Meanwhile::Nothing))
+        wanted.get().then(|| {
+            later(
+                mention_list::GROUP,
+                mention_list::load,
+                move || mention_list::draw(field, text, typed),
+                Meanwhile::Nothing,
+            )
+        })
     }
 }
 

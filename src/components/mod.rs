@@ -1,5 +1,6 @@
 //! Pieces of the page shared by several routes.
 
+pub mod account_panel;
 pub mod add_to_list;
 pub mod avatar;
 pub mod bookmark;
@@ -15,6 +16,7 @@ pub mod offline;
 pub mod own_post;
 pub mod post_card;
 pub mod post_content;
+pub mod shortcuts_help;
 pub mod sign_out;
 pub mod states;
 pub mod thread_parts;

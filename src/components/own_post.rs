@@ -20,7 +20,7 @@ use perch_model::{validate_content, Operation, Post, Subject};
 /// (`store/writing.rs`), so a save that outlives the page ends there.
 #[component]
 pub fn EditForm(post: ArcReadSignal<Post>) -> impl IntoView {
-    later(edit_form::load, move || edit_form::draw(post.clone()), Meanwhile::Nothing)
+    later(edit_form::GROUP, edit_form::load, move || edit_form::draw(post.clone()), Meanwhile::Nothing)
 }
 
 lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {

@@ -52,7 +52,12 @@ lazy! { composing, fn do_thread_work(store: Store, context: DraftContext, field_
 /// `field_id`; Ctrl/Cmd+Enter in any of them runs `send`.
 #[component]
 pub fn ThreadParts(context: DraftContext, field_id: &'static str, send: Callback<()>) -> impl IntoView {
-    later(thread_parts::load, move || thread_parts::draw(context.clone(), field_id, send), Meanwhile::Nothing)
+    later(
+        thread_parts::GROUP,
+        thread_parts::load,
+        move || thread_parts::draw(context.clone(), field_id, send),
+        Meanwhile::Nothing,
+    )
 }
 
 lazy! { composing, fn thread_parts(context: DraftContext, field_id: &'static str, send: Callback<()>) {

@@ -66,7 +66,13 @@ pub fn WaitingPost(key: String) -> impl IntoView {
         if let Some(part) = w.part() {
             let first = part.first.clone();
             return Some(
-                later(waiting_thread::load, move || waiting_thread::draw(first.clone()), Meanwhile::Nothing).into_any(),
+                later(
+                    waiting_thread::GROUP,
+                    waiting_thread::load,
+                    move || waiting_thread::draw(first.clone()),
+                    Meanwhile::Nothing,
+                )
+                .into_any(),
             );
         }
         let post = waiting_post(&w, &me)?;

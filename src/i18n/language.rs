@@ -61,12 +61,23 @@ impl Language {
         self == Language::De
     }
 
-    /// Where its catalog is, relative to the document's base.
+    /// Where its catalog is, relative to the document's base: the words
+    /// every start reads (the whole catalog in the sources).
     pub fn file(self) -> &'static str {
         match self {
             Language::En => "locales/en.json",
             Language::De => "locales/de.json",
             Language::Ar => "locales/ar.json",
+        }
+    }
+
+    /// Where its later words are (`i18n`, "Words by page"), as the build
+    /// writes them.
+    pub fn later_file(self) -> &'static str {
+        match self {
+            Language::En => "locales/en.later.json",
+            Language::De => "locales/de.later.json",
+            Language::Ar => "locales/ar.later.json",
         }
     }
 
@@ -151,11 +162,22 @@ pub async fn start(kept: Option<Language>) -> Result<(), String> {
     Err(problem)
 }
 
-/// Switches to `language` at once, with no reload. On failure the
-/// language in use stays, and the error says why.
+/// Switches to `language` at once, with no reload, with its later words
+/// too when the ones in use have them. On failure the language in use
+/// stays, and the error says why.
 pub async fn switch(language: Language) -> Result<(), String> {
-    apply(catalog(language, None).await?);
+    let mut catalog = catalog(language, None).await?;
+    if super::later_here() {
+        catalog.add(later_part(language).await?);
+    }
+    apply(catalog);
     Ok(())
+}
+
+/// The later words of `language` (`i18n`, "Words by page").
+pub async fn later_part(language: Language) -> Result<Catalog, String> {
+    let json = fetch_json(language.later_file()).await.map_err(|why| format!("{}: {why}", language.later_file()))?;
+    read(language, &json)
 }
 
 /// Shown instead of the app when not even English's words could be
@@ -185,14 +207,7 @@ fn apply(catalog: Catalog) {
 async fn catalog(language: Language, early: Option<js_sys::Promise>) -> Result<Catalog, String> {
     let json = match early {
         Some(promise) => JsFuture::from(promise).await.map_err(|_| "the early request failed".to_owned()),
-        None => match gloo_net::http::Request::get(language.file()).send().await {
-            Ok(reply) if reply.ok() => match reply.text().await {
-                Ok(text) => js_sys::JSON::parse(&text).map_err(|_| "not JSON".to_owned()),
-                Err(why) => Err(why.to_string()),
-            },
-            Ok(reply) => Err(format!("the server answered {}", reply.status())),
-            Err(why) => Err(why.to_string()),
-        },
+        None => fetch_json(language.file()).await,
     };
     match json {
         Ok(json) => read(language, &json),
@@ -200,9 +215,23 @@ async fn catalog(language: Language, early: Option<js_sys::Promise>) -> Result<C
     }
 }
 
+/// The JSON at `file`, fetched through gloo-net.
+async fn fetch_json(file: &str) -> Result<JsValue, String> {
+    match gloo_net::http::Request::get(file).send().await {
+        Ok(reply) if reply.ok() => match reply.text().await {
+            Ok(text) => js_sys::JSON::parse(&text).map_err(|_| "not JSON".to_owned()),
+            Err(why) => Err(why.to_string()),
+        },
+        Ok(reply) => Err(format!("the server answered {}", reply.status())),
+        Err(why) => Err(why.to_string()),
+    }
+}
+
 /// Reads a parsed catalog file: an object of exactly `t`'s keys, in its
-/// order (the fingerprint), each a string or an object of strings. A file
-/// of another build of the app, or anything else, is refused.
+/// order (the fingerprint), each a string or an object of strings; or of
+/// exactly the keys of one of its parts, the words every start reads or
+/// the later ones (the other part's entries are then `Entry::Absent`). A
+/// file of another build of the app, or anything else, is refused.
 pub fn read(language: Language, json: &JsValue) -> Result<Catalog, String> {
     let refuse = |why: &str| Err(format!("{}: {why}", language.file()));
     if !json.is_object() || js_sys::Array::is_array(json) {
@@ -217,11 +246,23 @@ pub fn read(language: Language, json: &JsValue) -> Result<Catalog, String> {
             hash = hash.wrapping_mul(0x0100_0193);
         }
     }
-    if keys.length() as usize != super::t::COUNT || hash != super::t::FINGERPRINT {
-        return refuse("made for another version of Perch");
-    }
+    let later = (0..super::t::COUNT).filter(|&i| super::is_later(i)).count();
+    // Which messages the file holds: all, the start's or the later ones.
+    let holds: fn(usize) -> bool = match (keys.length() as usize, hash) {
+        (n, h) if n == super::t::COUNT && h == super::t::FINGERPRINT => |_: usize| true,
+        (n, h) if n == super::t::COUNT - later && h == super::t::FINGERPRINT_START => |i| !super::is_later(i),
+        (n, h) if n == later && h == super::t::FINGERPRINT_LATER => super::is_later,
+        _ => return refuse("made for another version of Perch"),
+    };
+    let values = js_sys::Object::values(object);
+    let mut values = values.iter();
     let mut entries = Vec::with_capacity(super::t::COUNT);
-    for value in js_sys::Object::values(object).iter() {
+    for index in 0..super::t::COUNT {
+        if !holds(index) {
+            entries.push(Entry::Absent);
+            continue;
+        }
+        let Some(value) = values.next() else { return refuse("made for another version of Perch") };
         let entry = if let Some(text) = value.as_string() {
             Entry::Text(text)
         } else if value.is_object() {
@@ -315,6 +356,34 @@ pub fn read_text(language: Language, text: &str) -> Result<Catalog, String> {
         entries.push(entry);
     }
     Ok(Catalog { language, entries })
+}
+
+/// The part of `catalog` every start reads (`later` false) or the later
+/// one, as the JSON text the app serves and [`read`] reads: its keys in
+/// `t`'s order (native: the build writes it, `perch-prerender`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn part_text(catalog: &Catalog, later: bool) -> String {
+    let mut object = String::from("{");
+    for (index, (key, entry)) in super::t::KEYS.iter().zip(&catalog.entries).enumerate() {
+        if super::is_later(index) != later {
+            continue;
+        }
+        let value = match entry {
+            Entry::Text(text) => serde_json::Value::from(text.as_str()),
+            Entry::Plural(forms) => {
+                serde_json::Value::Object(forms.iter().map(|(f, t)| (f.clone(), t.as_str().into())).collect())
+            }
+            Entry::Absent => continue,
+        };
+        if object.len() > 1 {
+            object.push(',');
+        }
+        object.push_str(&serde_json::Value::from(*key).to_string());
+        object.push(':');
+        object.push_str(&value.to_string());
+    }
+    object.push('}');
+    object
 }
 
 #[cfg(test)]

@@ -14,6 +14,17 @@
 //! their plural form chosen by CLDR's rules of the language in use
 //! (`language.rs`, no `Intl` object). `language.rs` chooses,
 //! loads and switches the catalog.
+//!
+//! Words by page: a catalog comes in two parts. Every start reads the
+//! first (`locales/<code>.json` as served): the words of the shell, the
+//! sign-in page, Home and the pages that draw posts. The words only the
+//! split modules of `t::LATER_GROUPS` show (Activity, Settings, the drafts,
+//! bookmarks, search, lists, the account menu's panel) are the
+//! second (`locales/<code>.later.json`), loaded with the first of those
+//! modules ([`words`], asked by `later`). Which words are
+//! which, `build.rs` decides from the files that name them. A later word
+//! read before its part came is a bug, written to the console (the
+//! end-to-end suite fails on it).
 
 pub mod language;
 
@@ -34,13 +45,42 @@ pub enum Entry {
     Text(String),
     /// Plural forms by CLDR category ("one", "other", …).
     Plural(Vec<(String, String)>),
+    /// A word of the other part, not here (yet).
+    Absent,
 }
 
-/// A language's messages, in `t`'s order.
+/// Whether message `index` is one of the words that come later.
+pub fn is_later(index: usize) -> bool {
+    t::LATER.get(index / 64).is_some_and(|bits| bits >> (index % 64) & 1 == 1)
+}
+
+/// A language's messages, in `t`'s order (`Entry::Absent` for those of a
+/// part not read).
 #[derive(Debug, PartialEq)]
 pub struct Catalog {
     pub language: Language,
     pub entries: Vec<Entry>,
+}
+
+impl Catalog {
+    /// Whether the later words are here (or there are none).
+    pub fn has_later(&self) -> bool {
+        (0..self.entries.len()).find(|&i| is_later(i)).is_none_or(|i| self.entries[i] != Entry::Absent)
+    }
+
+    /// Takes `part`'s words where this catalog has none, when both are of
+    /// one language: answers whether they were.
+    pub fn add(&mut self, part: Catalog) -> bool {
+        if part.language != self.language {
+            return false;
+        }
+        for (mine, theirs) in self.entries.iter_mut().zip(part.entries) {
+            if *mine == Entry::Absent {
+                *mine = theirs;
+            }
+        }
+        true
+    }
 }
 
 thread_local! {
@@ -53,6 +93,96 @@ thread_local! {
 pub fn install(catalog: Catalog) {
     CATALOG.with(|c| *c.borrow_mut() = Some(catalog));
     SWITCHES.with(|s| s.update(|n| *n += 1));
+}
+
+/// Adds the later words of `part` to the catalog in use, when it is of
+/// the language in use; every word on screen is written again. Answers
+/// whether they were added.
+fn install_later(part: Catalog) -> bool {
+    let added = CATALOG.with(|c| c.borrow_mut().as_mut().is_some_and(|catalog| catalog.add(part)));
+    if added {
+        SWITCHES.with(|s| s.update(|n| *n += 1));
+    }
+    added
+}
+
+/// Whether the words that come later are in use.
+pub fn later_here() -> bool {
+    CATALOG.with(|c| c.borrow().as_ref().is_some_and(Catalog::has_later))
+}
+
+/// Whether the words a split module shows are here ([`words`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Words {
+    Here,
+    Coming,
+    /// They could not be loaded: [`words_again`] lets the next ask try.
+    Failed,
+}
+
+thread_local! {
+    static LATER_LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static LATER_FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Told when a load of the later words ends, well or not.
+    static LATER_ENDED: ArcTrigger = ArcTrigger::new();
+}
+
+/// Whether the words the split module `group` shows are here, tracked:
+/// at once for a module whose words every start reads, else once the
+/// later part of the language in use came. The first to ask starts
+/// loading it (once for all who ask).
+pub fn words(group: &str) -> Words {
+    if !t::LATER_GROUPS.contains(&group) {
+        return Words::Here;
+    }
+    LATER_ENDED.with(|t| t.track());
+    if later_here() {
+        return Words::Here;
+    }
+    if LATER_FAILED.with(|f| f.get()) {
+        return Words::Failed;
+    }
+    if !LATER_LOADING.with(|l| l.replace(true)) {
+        leptos::task::spawn_local(async {
+            // A switch of language meanwhile: this part is not added, and
+            // the next ask loads the new language's.
+            if let Err(why) = language::later_part(current_untracked()).await.map(install_later) {
+                leptos::logging::warn!("{why}");
+                LATER_FAILED.with(|f| f.set(true));
+            }
+            LATER_LOADING.with(|l| l.set(false));
+            LATER_ENDED.with(|t| t.notify());
+        });
+    }
+    Words::Coming
+}
+
+/// After a failed load of the later words, the next ask tries again
+/// (Retry).
+pub fn words_again() {
+    LATER_FAILED.with(|f| f.set(false));
+}
+
+/// A later word was read before its part came: a bug of `build.rs`'s
+/// sorting (a file marked later whose code runs first), said where the
+/// end-to-end suite looks.
+#[cold]
+fn absent(index: u16) {
+    leptos::logging::error!("perch: a later word read before its part came (message {index})");
+    #[cfg(not(target_arch = "wasm32"))]
+    ABSENT_READS.with(|n| n.set(n.get() + 1));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static ABSENT_READS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How many later words were read before their part came, in this thread
+/// (the build-time render refuses a sign-in page that reads one).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn absent_reads() -> u32 {
+    ABSENT_READS.with(|n| n.get())
 }
 
 /// The language in use, tracked.
@@ -84,6 +214,10 @@ impl Msg {
         CATALOG.with(|c| match (c.borrow().as_ref(), self) {
             (Some(catalog), Msg(index)) => match catalog.entries.get(index as usize) {
                 Some(Entry::Text(text)) => text.clone(),
+                Some(Entry::Absent) => {
+                    absent(index);
+                    String::new()
+                }
                 _ => String::new(),
             },
             (None, _) => String::new(),
@@ -195,6 +329,10 @@ impl Text {
                 let category = language::plural_category(catalog.language, count);
                 let form = |name: &str| forms.iter().find(|(f, _)| f == name).map(|(_, t)| t.as_str());
                 form(category).or_else(|| form("other")).unwrap_or_default()
+            }
+            (Some(Entry::Absent), _) => {
+                absent(self.index);
+                ""
             }
             _ => "",
         };

@@ -6,6 +6,8 @@
 //! was kept when the server cannot be reached, and when that was read.
 //! Split out of the main module with its own group: no other page's first
 //! load carries it.
+//!
+//! Words: later.
 
 use crate::account::session::use_session;
 use crate::browser::navigation::{PageHeading, Title};
@@ -25,7 +27,7 @@ use perch_model::{Parent, Post, Scope, Timestamp, User};
 
 #[component]
 pub fn ActivityPage() -> impl IntoView {
-    later(activity_page::load, activity_page::draw, Meanwhile::Page)
+    later(activity_page::GROUP, activity_page::load, activity_page::draw, Meanwhile::Page)
 }
 
 lazy! { page_activity, fn activity_page() {

@@ -4,6 +4,8 @@
 //! bookmark keeps what was read, and one found deleted shows as deleted,
 //! with its kept text. Removing one offers Undo. Its own split module
 //! (docs/size.md, "Bookmarks", says what it costs the other pages).
+//!
+//! Words: later.
 
 use crate::browser::dom::DomId;
 use crate::browser::navigation::{PageHeading, Title};
@@ -23,7 +25,7 @@ const PAGE: usize = 20;
 
 #[component]
 pub fn BookmarksPage() -> impl IntoView {
-    later(bookmarks_page::load, bookmarks_page::draw, Meanwhile::Page)
+    later(bookmarks_page::GROUP, bookmarks_page::load, bookmarks_page::draw, Meanwhile::Page)
 }
 
 lazy! { page_bookmarks, fn bookmarks_page() {

@@ -6,6 +6,8 @@
 //! `account/drafts.rs`); other tabs' changes show at once. Split out with
 //! Settings and the account menu (`extras`): a module of its own made the
 //! chunk planner give Activity 54 KB more (docs/size.md, "Bookmarks").
+//!
+//! Words: later.
 
 use crate::browser::navigation::{PageHeading, Title};
 use crate::browser::web_storage::DraftContext;
@@ -21,7 +23,7 @@ const FIRST_WORDS: usize = 120;
 
 #[component]
 pub fn DraftsPage() -> impl IntoView {
-    later(drafts_page::load, drafts_page::draw, Meanwhile::Page)
+    later(drafts_page::GROUP, drafts_page::load, drafts_page::draw, Meanwhile::Page)
 }
 
 lazy! { extras, fn drafts_page() {

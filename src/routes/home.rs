@@ -18,7 +18,7 @@ use leptos_router::components::A;
 pub fn HomePage() -> impl IntoView {
     // The page's data(): its first reads go while its code downloads.
     expect_context::<HomeTimeline>().read_early();
-    later(home_page::load, home_page::draw, Meanwhile::Page)
+    later(home_page::GROUP, home_page::load, home_page::draw, Meanwhile::Page)
 }
 
 lazy! { page_home, fn home_page() {

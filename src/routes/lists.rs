@@ -5,6 +5,8 @@
 //! Home's code with the members as sources (`timeline::Feed::List`), shown
 //! as Home's is (`components/timeline_view.rs`). Both pages, and "Add to
 //! list", are the split module `page_lists`.
+//!
+//! Words: later.
 
 use crate::account::session::use_session;
 use crate::browser::dom::DomId;
@@ -23,12 +25,12 @@ use std::collections::HashMap;
 
 #[component]
 pub fn ListsPage() -> impl IntoView {
-    later(lists_page::load, lists_page::draw, Meanwhile::Page)
+    later(lists_page::GROUP, lists_page::load, lists_page::draw, Meanwhile::Page)
 }
 
 #[component]
 pub fn OneListPage() -> impl IntoView {
-    later(list_page::load, list_page::draw, Meanwhile::Page)
+    later(list_page::GROUP, list_page::load, list_page::draw, Meanwhile::Page)
 }
 
 thread_local! {

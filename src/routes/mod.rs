@@ -108,8 +108,8 @@ pub fn Shell(
                 }
                 .into_any()
             })}
-            {move || help_asked.get().then(|| later(shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
-            {move || watching.get().then(|| later(activity_watch::load, activity_watch::draw, Meanwhile::Background))}
+            {move || help_asked.get().then(|| later(shortcuts_help::GROUP, shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
+            {move || watching.get().then(|| later(activity_watch::GROUP, activity_watch::load, activity_watch::draw, Meanwhile::Background))}
             {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
@@ -133,7 +133,7 @@ pub fn Shell(
     }
 }
 
-lazy! { extras, fn shortcuts_help() { view! { <crate::browser::shortcuts::ShortcutsHelp/> } } }
+lazy! { extras, fn shortcuts_help() { view! { <crate::components::shortcuts_help::ShortcutsHelp/> } } }
 
 /// The unread count in the title and on the app's icon, and, once the
 /// first screen is painted and someone is signed in, the activity checks

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn OutboxPage() -> impl IntoView {
-    later(outbox_page::load, outbox_page::draw, Meanwhile::Page)
+    later(outbox_page::GROUP, outbox_page::load, outbox_page::draw, Meanwhile::Page)
 }
 
 lazy! { pages, fn outbox_page() {

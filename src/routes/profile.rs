@@ -21,7 +21,7 @@ use leptos_router::NavigateOptions;
 pub fn Profile() -> impl IntoView {
     // The page's data(): its first read goes while its code downloads.
     crate::store::use_store().read_user_early(&crate::routes::param("id").get_untracked());
-    later(profile_page::load, profile_page::draw, Meanwhile::Page)
+    later(profile_page::GROUP, profile_page::load, profile_page::draw, Meanwhile::Page)
 }
 
 lazy! { pages, fn profile_page() {

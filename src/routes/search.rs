@@ -5,6 +5,8 @@
 //! an `@name` is asked of the server (once typing pauses), for a person
 //! not read here. Muted people and words stay out. `/` comes here from
 //! anywhere. Its own split module, with the index.
+//!
+//! Words: later.
 
 use crate::browser::navigation::{PageHeading, Title};
 use crate::browser::web_storage::DraftContext;
@@ -25,7 +27,7 @@ const PAUSE_MS: i64 = 400;
 
 #[component]
 pub fn SearchPage() -> impl IntoView {
-    later(search_page::load, search_page::draw, Meanwhile::Page)
+    later(search_page::GROUP, search_page::load, search_page::draw, Meanwhile::Page)
 }
 
 lazy! { page_search, fn search_page() {

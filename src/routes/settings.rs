@@ -6,6 +6,8 @@
 //! button that empties it, and what waits to be sent). Each setting keeps
 //! its one home in the code; this page only shows them. Split out of the
 //! main module in its own group.
+//!
+//! Words: later.
 
 use crate::account::session::use_session;
 use crate::browser::navigation::{PageHeading, Title};
@@ -22,7 +24,7 @@ use wasm_bindgen::JsCast;
 
 #[component]
 pub fn SettingsPage() -> impl IntoView {
-    later(settings_page::load, settings_page::draw, Meanwhile::Page)
+    later(settings_page::GROUP, settings_page::load, settings_page::draw, Meanwhile::Page)
 }
 
 lazy! { extras, fn settings_page() {

@@ -21,7 +21,7 @@ fn next_path() -> String {
 
 #[component]
 pub fn SignIn() -> impl IntoView {
-    later(signin_page::load, signin_page::draw, Meanwhile::Page)
+    later(signin_page::GROUP, signin_page::load, signin_page::draw, Meanwhile::Page)
 }
 
 lazy! { page_signin, fn signin_page() {

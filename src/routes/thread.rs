@@ -52,7 +52,7 @@ fn ancestors(store: &Store, uuid: &str) -> Vec<Ancestor> {
 pub fn Thread() -> impl IntoView {
     // The page's data(): its first reads go while its code downloads.
     use_store().read_thread_early(&crate::routes::param("uuid").get_untracked());
-    later(thread_page::load, thread_page::draw, Meanwhile::Page)
+    later(thread_page::GROUP, thread_page::load, thread_page::draw, Meanwhile::Page)
 }
 
 lazy! { pages, fn thread_page() {

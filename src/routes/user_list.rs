@@ -30,7 +30,7 @@ pub fn Following() -> impl IntoView {
 
 /// The list page of either side, drawn by the split module `pages`.
 fn user_list(which: Which) -> impl IntoView {
-    later(user_list_page::load, move || user_list_page::draw(which), Meanwhile::Page)
+    later(user_list_page::GROUP, user_list_page::load, move || user_list_page::draw(which), Meanwhile::Page)
 }
 
 lazy! { pages, fn user_list_page(which: Which) {

@@ -14,7 +14,8 @@
 //! 6. the staged `index.html` gets the tags that start the app and the map of
 //!    which files each page needs (asked for before the app starts);
 //!    and the first screen rendered from the app's components in every
-//!    language (`perch-prerender`, docs/prerender.md);
+//!    language (`perch-prerender`, docs/prerender.md), and each language's
+//!    catalog cut in the words every start reads and the later ones;
 //! 7. that map names every file, so the service worker keeps them all;
 //! 8. release files get their brotli and gzip twins (`scripts/precompress.sh`).
 
@@ -154,7 +155,9 @@ fn web() -> Result<(), Failure> {
     let index = staging.join("index.html");
     let html = fs::read_to_string(&index)?;
     let html = with_tags(&html, &public_url, &base, &modules, &files_of(&work)?)?;
-    fs::write(&index, with_first_screen(&html, &prerender(&root)?)?)?;
+    let screens = prerender(&root)?;
+    fs::write(&index, with_first_screen(&html, &screens)?)?;
+    write_words(&staging, &screens)?;
     if release {
         run(Command::new(root.join("scripts/precompress.sh")).arg(&staging))?;
     }
@@ -196,7 +199,8 @@ fn build(root: &Path, target_dir: &Path, release: bool, unsplit: bool) -> Result
 
 /// Step 6b: the first screen, rendered from the app's components at build
 /// time in every language (`perch-prerender`, a native build of the app:
-/// docs/prerender.md). Its JSON: `{"en": {"html": …, "title": …}, …}`.
+/// docs/prerender.md). Its JSON: `{"en": {"html": …, "title": …, "words":
+/// …, "later_words": …}, …}`.
 fn prerender(root: &Path) -> Result<serde_json::Value, Failure> {
     let output = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root)
@@ -231,6 +235,27 @@ fn with_first_screen(html: &str, screens: &serde_json::Value) -> Result<String, 
     }
     let at = html.rfind("</head>").ok_or("index.html has no </head>")?;
     Ok(format!("{}{}{}", &html[..at], templates, &html[at..]))
+}
+
+/// Step 6c: each language's catalog in its two parts (`perch-prerender`
+/// made them: `src/i18n/mod.rs`, "Words by page"): `locales/<code>.json`,
+/// which every start reads, in place of the whole catalog trunk copied,
+/// and `locales/<code>.later.json`, which the later pages load.
+fn write_words(staging: &Path, screens: &serde_json::Value) -> Result<(), Failure> {
+    let screens = screens.as_object().ok_or("perch-prerender: not an object")?;
+    for (language, screen) in screens {
+        let (Some(words), Some(later)) = (screen["words"].as_str(), screen["later_words"].as_str()) else {
+            return Err(format!("perch-prerender: no words for {language}").into());
+        };
+        if !language.chars().all(|c| c.is_ascii_lowercase()) {
+            return Err(format!("perch-prerender: a language code {language:?}").into());
+        }
+        let dir = staging.join("locales");
+        fs::create_dir_all(&dir)?;
+        fs::write(dir.join(format!("{language}.json")), words)?;
+        fs::write(dir.join(format!("{language}.later.json")), later)?;
+    }
+    Ok(())
 }
 
 /// Step 3: the main module's JS glue (`perch.js`) and its wasm
@@ -422,6 +447,7 @@ fn with_tags(
     };
     let at = html.rfind("</head>").ok_or("index.html has no </head>")?;
     let path = |f: &str| format!("{base}{f}");
+    let later_groups = later_groups()?;
     let wasm = |stem: &String| path(&format!("{stem}.wasm"));
     let sorted: BTreeMap<_, _> =
         modules.iter().map(|(k, v)| (k.clone(), v.iter().map(wasm).collect::<Vec<_>>())).collect();
@@ -437,6 +463,7 @@ fn with_tags(
         "modules": sorted,
         "entries": ENTRIES.iter().map(|(p, s)| [p, s]).collect::<Vec<_>>(),
         "root": root,
+        "later": later_groups,
     });
     let js = path(&format!("{APP}.js"));
     let bg = path(&format!("{APP}_bg.wasm"));
@@ -459,6 +486,24 @@ fn with_tags(
     Ok(format!("{}{}{}", &html[..at], tags, &html[at..]))
 }
 
+/// The split modules whose words come with them (`build.rs`'s
+/// `LATER_GROUPS`, the one list: `src/i18n/mod.rs`, "Words by page"): a
+/// direct load of one of their pages asks for the later words beside its
+/// files.
+fn later_groups() -> Result<Vec<String>, Failure> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("no workspace")?;
+    let text = fs::read_to_string(root.join("build.rs"))?;
+    let before = "const LATER_GROUPS: &[&str] = &[";
+    let rest = &text[text.find(before).ok_or("build.rs has no LATER_GROUPS")? + before.len()..];
+    let list = &rest[..rest.find(']').ok_or("build.rs: LATER_GROUPS is not closed")?];
+    let groups: Vec<String> =
+        list.split(',').map(|g| g.trim().trim_matches('"').to_owned()).filter(|g| !g.is_empty()).collect();
+    if groups.iter().any(|g| !g.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
+        return Err(format!("build.rs: LATER_GROUPS {groups:?}").into());
+    }
+    Ok(groups)
+}
+
 /// Asks for the main module, its glue and loader, and the files of the page
 /// being opened (`perchChunks.entries`): at once, or, when `index.html`
 /// shows the first screen rendered at build time (`perchFirstScreenDue`),
@@ -471,6 +516,8 @@ fn with_tags(
 /// for. Only once the page has settled (its `load`, then 3 s, then an idle
 /// moment): asked at once, they took the slow network from the page's own
 /// reads (Lighthouse, Home cold: LCP 3.54 -> 4.00 s; docs/performance.md).
+/// A page of a module whose words come later (`perchChunks.later`) asks for
+/// them too, once, in the language the start chose (`perchLanguage`).
 /// Each file is asked for in a task of its own: a `<link>` that starts a
 /// request costs 2-10 ms on a slow phone, and the page's files together
 /// made the page's parsing a long task (20-75 ms at 4x CPU, issue 37).
@@ -478,7 +525,9 @@ const STARTER: &str = "(function(c){\
 var asked={},left=0,ric=window.requestIdleCallback||function(f){setTimeout(f,200)};\
 function idle(f){function later(){setTimeout(function(){ric(f)},3000)}\
 if(document.readyState==='complete')later();else addEventListener('load',later,{once:true})}\
-function ask(rel,split){if(asked[split])return;asked[split]=1;left--;(c.modules[split]||[]).forEach(function(f){\
+function ask(rel,split){if(asked[split])return;asked[split]=1;left--;var files=(c.modules[split]||[]).slice();\
+if(c.later.indexOf(split)>=0&&!asked.words&&window.perchLanguage){asked.words=1;files.push('locales/'+window.perchLanguage+'.later.json')}\
+files.forEach(function(f){\
 setTimeout(function(){var l=document.createElement('link');l.rel=rel;l.as='fetch';l.crossOrigin='anonymous';l.href=f;\
 document.head.appendChild(l)})})}\
 function page(p){for(var i=0;i<c.entries.length;i++)if(new RegExp(c.entries[i][0]).test(p))return c.entries[i][1]}\
