@@ -122,8 +122,12 @@ test("the words every start reads come first; a later page's come with it, in th
   expect(served.activity_title).toBeUndefined();
 
   // The account menu's panel is a later part: its words come with it.
-  refuse = false;
+  // Refused, it says so with Retry; Retry asks again.
   await page.locator('.account-menu summary').click();
+  const unloaded = page.locator('.account-menu .error-box.unloaded');
+  await expect(unloaded).toBeVisible();
+  refuse = false;
+  await unloaded.getByRole('button', { name: 'Retry' }).click();
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Export your Perch data' })).toBeVisible();

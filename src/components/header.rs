@@ -84,10 +84,11 @@ fn AccountMenu() -> impl IntoView {
         location.search.track();
         close(false);
     });
+    // Inside by the path the click took when it began: a button inside
+    // that is gone once clicked (Retry, replaced by what it loaded) is no
+    // longer in the menu by the time the click reaches the window.
     let outside = window_event_listener(leptos::ev::click, move |ev| {
-        let inside = menu.get_untracked().zip(ev.target()).is_some_and(|(m, t)| {
-            wasm_bindgen::JsCast::dyn_ref::<web_sys::Node>(&t).is_some_and(|t| m.contains(Some(t)))
-        });
+        let inside = menu.get_untracked().is_some_and(|m| ev.composed_path().includes(&m, 0));
         if !inside {
             close(false);
         }
