@@ -139,10 +139,13 @@ test("the words every start reads come first; a later page's come with it, in th
   await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Deine Perch-Daten exportieren' })).toBeVisible();
   expect(later).toContain('/locales/de.later.json');
-  // A direct load of the later page, in German: its words with it.
+  // A direct load of the later page, in German: its words with it, asked
+  // for by index.html beside the page's files.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Sprache' })).toBeVisible();
+  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel=preload]')].map((l) => new URL((l as HTMLLinkElement).href).pathname));
+  expect(preloaded).toContain('/locales/de.later.json');
 });
 
 test.describe('Arabic', () => {
