@@ -19,6 +19,7 @@
 //! 7. that map names every file, so the service worker keeps them all;
 //! 8. release files get their brotli and gzip twins (`scripts/precompress.sh`).
 
+mod measure;
 mod merge;
 mod plan;
 
@@ -62,8 +63,24 @@ fn main() {
     let what = env::args().nth(1).unwrap_or_default();
     let result = match what.as_str() {
         "web" => web(),
-        "plan" => plan_again(&env::args().nth(2).unwrap_or_else(|| "target/split/chunks.tsv".into())),
-        _ => Err("usage: perch-xtask web (run by trunk: see Trunk.toml) | perch-xtask plan [chunks.tsv]".into()),
+        "plan" => {
+            let args: Vec<String> = env::args().skip(2).collect();
+            let measure = args.iter().any(|a| a == "--measure");
+            let listing = args.iter().find(|a| !a.starts_with("--")).cloned();
+            plan_again(&listing.unwrap_or_else(|| "target/split/chunks.tsv".into()), measure)
+        }
+        // The measured size of chunks joined (docs/split.md, "The chunk
+        // planner"): `perch-xtask join chunk_11 chunk_40 …`.
+        "join" => (|| {
+            let stems: Vec<String> = env::args().skip(2).collect();
+            let mut joins = measure::Joins::new("target/split/chunks".into(), "target/split/measure".into(), true)?;
+            println!("{}", joins.size(&stems)?);
+            Ok(())
+        })(),
+        _ => {
+            Err("usage: perch-xtask web (run by trunk: see Trunk.toml) | perch-xtask plan [chunks.tsv] [--measure]"
+                .into())
+        }
     };
     if let Err(e) = result {
         eprintln!("perch-xtask: {e}");
@@ -74,7 +91,9 @@ fn main() {
 /// Plans again the chunks a build kept (`target/split/chunks.tsv`) and
 /// prints the plan and what each load costs: for tuning the planner
 /// without building (docs/split.md, "The chunk planner").
-fn plan_again(listing: &str) -> Result<(), Failure> {
+/// With `--measure`, each file of the plan is also joined and measured as
+/// it would be served (the chunks the build kept beside the listing).
+fn plan_again(listing: &str, measure: bool) -> Result<(), Failure> {
     let mut chunks = Vec::new();
     let mut split_modules = std::collections::BTreeSet::new();
     for line in fs::read_to_string(listing)?.lines() {
@@ -84,11 +103,22 @@ fn plan_again(listing: &str) -> Result<(), Failure> {
         split_modules.extend(users.iter().cloned());
         chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: bytes.parse()? });
     }
-    let groups = plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, plan::PER_FILE)?;
+    let dir = Path::new(listing).parent().unwrap_or(Path::new("."));
+    let mut joins = measure::Joins::new(dir.join("chunks"), dir.join("measure"), true)?;
+    let groups = if measure {
+        choose(&chunks, &split_modules, &mut joins, true)?
+    } else {
+        plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?
+    };
     for group in &groups {
         let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
+        let measured = if measure && group.stems[0] != plan::MAIN {
+            format!(", {:.1} KB measured", joins.size(&group.stems)? as f64 / 1000.0)
+        } else {
+            String::new()
+        };
         println!(
-            "{} <- {} chunks ({:.1} KB, loaded by {})",
+            "{} <- {} chunks ({:.1} KB in the model{measured}, loaded by {})",
             group.stems[0],
             group.stems.len(),
             group.bytes as f64 / 1000.0,
@@ -299,7 +329,16 @@ fn join_chunks(
         .iter()
         .map(|c| format!("{}\t{}\t{}\n", c.stem, c.bytes, c.users.iter().cloned().collect::<Vec<_>>().join(",")))
         .collect();
-    fs::write(work.parent().ok_or("no target dir")?.join("chunks.tsv"), listing)?;
+    let kept = work.parent().ok_or("no target dir")?;
+    fs::write(kept.join("chunks.tsv"), listing)?;
+    // And the chunks themselves, for measuring joins without building
+    // (`perch-xtask plan --measure`).
+    let _ = fs::remove_dir_all(kept.join("chunks"));
+    fs::create_dir_all(kept.join("chunks"))?;
+    for chunk in &chunks {
+        let file = format!("{}.wasm", chunk.stem);
+        fs::copy(work.join(&file), kept.join("chunks").join(&file))?;
+    }
     if env::var("PERCH_PLAN_CHUNKS").as_deref() == Ok("1") {
         for chunk in &chunks {
             let users: Vec<&str> = chunk.users.iter().map(String::as_str).collect();
@@ -307,7 +346,14 @@ fn join_chunks(
         }
     }
     let split_modules = map.keys().cloned().collect();
-    let groups = plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, plan::PER_FILE)?;
+    // A release build measures the plans it weighs; a debug one (`trunk
+    // serve`) takes the model's best.
+    let groups = if opt {
+        let mut joins = measure::Joins::new(kept.join("chunks"), kept.join("measure"), opt)?;
+        choose(&chunks, &split_modules, &mut joins, false)?
+    } else {
+        plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?
+    };
     let mut joined = Vec::new();
     for group in &groups {
         let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
@@ -349,6 +395,46 @@ fn join_chunks(
         optimize(work, &joined)?;
     }
     Ok(plan::files_of_modules(map, &groups)?)
+}
+
+/// How many of the model's best plans are measured.
+const MEASURED_PLANS: usize = 4;
+
+/// The plan of the chunk planner: of the model's best plans
+/// ([`MEASURED_PLANS`]), the one whose files, joined and measured as they
+/// will be served, cost the weighted first loads least (the chunks joined
+/// into the main module weighed by the model: measuring them would take
+/// wasm-bindgen and wasm-opt over the whole main module each time).
+fn choose(
+    chunks: &[plan::Chunk],
+    split_modules: &std::collections::BTreeSet<String>,
+    joins: &mut measure::Joins,
+    say: bool,
+) -> Result<Vec<plan::Group>, Failure> {
+    let started = std::time::Instant::now();
+    let candidates = plan::plans(chunks, split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL, plan::STARTS)?;
+    let loads = plan::loads_of(plan::LOADS, split_modules);
+    let mut best: Option<(u64, Vec<plan::Group>)> = None;
+    for (modelled, groups) in candidates.into_iter().take(MEASURED_PLANS) {
+        let mut sizes = Vec::new();
+        for group in &groups {
+            sizes.push(if group.stems[0] == plan::MAIN { group.bytes } else { joins.size(&group.stems)? });
+        }
+        let measured = plan::weighed_cost(&groups, &sizes, &loads, plan::MODEL.per_request);
+        if say {
+            println!("a plan of {} files: {modelled} in the model, {measured} measured", groups.len());
+        }
+        if best.as_ref().is_none_or(|(b, _)| measured < *b) {
+            best = Some((measured, groups));
+        }
+    }
+    println!(
+        "perch-xtask: planned in {:.1} s, {} joins measured in {:.1} s",
+        started.elapsed().as_secs_f64(),
+        joins.measured,
+        joins.seconds
+    );
+    Ok(best.ok_or("no plan")?.1)
 }
 
 /// A file's size compressed as `scripts/precompress.sh` serves it (brotli,
