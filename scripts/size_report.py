@@ -71,7 +71,9 @@ import gzip, json, os, re, subprocess, sys
 # -0.4 KB, lowered to those measures plus 0.8 KB; the later pages read
 # both parts (+2.0 KB) and so grew by 1.3 to 1.5 KB, raised by as much
 # (docs/size.md, "Words by page").
-LIMITS = {'signin': 303_400, 'home': 412_200, 'thread': 455_000, 'profile': 455_000, 'activity': 379_500, 'bookmarks': 456_500, 'drafts': 414_300, 'search': 403_800, 'lists': 466_500}
+# Sign-in lowered with the fitted planner (docs/size.md, "The planner's
+# model, fitted and measured"): its measure plus 1 KB.
+LIMITS = {'signin': 301_500, 'home': 412_200, 'thread': 455_000, 'profile': 455_000, 'activity': 379_500, 'bookmarks': 456_500, 'drafts': 414_300, 'search': 403_800, 'lists': 466_500}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

@@ -157,15 +157,20 @@ test('lists are renamed, reordered and deleted with Undo, followed by other tabs
   await expect(other.locator('.list-link')).toHaveText(['Family', 'Job']);
   await expect(page.getByRole('button', { name: 'Move Family up' })).toBeDisabled();
 
-  // Delete, then Undo puts it back where it was.
+  // Delete, then Undo puts it back where it was. The other tab has the
+  // list's page open: it says the list is gone, then shows it again.
+  await other.getByRole('link', { name: 'Family' }).click();
+  await expect(other.getByRole('heading', { level: 1, name: 'Family' })).toBeVisible();
   await page.getByRole('button', { name: 'Delete Family' }).click();
   await expect(page.locator('.list-link')).toHaveText(['Job']);
   await expect(page.getByRole('status').filter({ hasText: 'List “Family” deleted.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Undo' })).toBeFocused();
-  await expect(other.locator('.list-link')).toHaveText(['Job']);
+  await expect(other.getByRole('heading', { level: 1, name: 'List not found' })).toBeVisible();
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(page.locator('.list-link')).toHaveText(['Family', 'Job']);
   await expect(page.getByRole('link', { name: 'Family' })).toBeFocused();
+  await expect(other.getByRole('heading', { level: 1, name: 'Family' })).toBeVisible();
+  await other.goto('/lists');
   await expect(other.locator('.list-link')).toHaveText(['Family', 'Job']);
 
   // A person added in the other tab shows here.

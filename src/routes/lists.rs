@@ -246,8 +246,14 @@ fn ListRow(
 lazy! { page_lists, fn list_page() {
     let id = crate::routes::param("id");
     let session = use_session();
+    // The page is drawn again when its list goes (deleted in another tab)
+    // or comes back (Undo), not at every change of it.
+    let here = Memo::new(move |_| use_lists().is_some_and(|lists| lists.get(&id.get()).is_some()));
     move || match (session.user(), use_lists()) {
         (Some(_), Some(lists)) => {
+            // Read, not only tracked: a memo computes when read, and one
+            // never computed follows nothing.
+            let _present = here.get();
             let id = id.get();
             view! { <OneList lists id/> }.into_any()
         }
