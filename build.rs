@@ -39,7 +39,8 @@ const LANGUAGES: &[(&str, &[&str])] =
 /// not with the start: the pages and features no first screen shows.
 /// Not `composing`: a thread's part is focused as soon as its code has run
 /// (`components/thread_parts.rs`), so its words must be here already.
-const LATER_GROUPS: &[&str] = &["page_activity", "extras", "page_bookmarks", "page_search", "page_lists"];
+const LATER_GROUPS: &[&str] =
+    &["page_activity", "extras", "page_bookmarks", "page_drafts", "page_search", "page_lists"];
 
 /// What a file says in its first lines when its words come later.
 const LATER_MARK: &str = "//! Words: later.";

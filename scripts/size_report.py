@@ -73,7 +73,12 @@ import gzip, json, os, re, subprocess, sys
 # (docs/size.md, "Words by page").
 # Sign-in lowered with the fitted planner (docs/size.md, "The planner's
 # model, fitted and measured"): its measure plus 1 KB.
-LIMITS = {'signin': 301_500, 'home': 412_200, 'thread': 455_000, 'profile': 455_000, 'activity': 379_500, 'bookmarks': 456_500, 'drafts': 414_300, 'search': 403_800, 'lists': 466_500}
+# The drafts in a module of their own (issue 46, point 5) and sign-in and
+# Home weighed 8 in the planner: Home +0.4 KB, a thread +0.5 KB, search
+# +1.6 KB, drafts -35.7 KB, Activity, bookmarks and lists -2.7 KB
+# (docs/size.md, "Drafts in a module of their own"); those raised to the
+# measure plus 0.5 KB, the others lowered to it plus 1 KB.
+LIMITS = {'signin': 300_800, 'home': 413_000, 'thread': 455_800, 'profile': 455_800, 'activity': 377_500, 'bookmarks': 454_500, 'drafts': 379_400, 'search': 404_900, 'lists': 464_800}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

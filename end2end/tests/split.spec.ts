@@ -27,7 +27,7 @@ test('each page opens on a direct load, its module asked for by index.html', asy
     ['/activity', 'split_page_activity.wasm', /^Activity$/],
     ['/settings', 'split_extras.wasm', /^Settings$/],
     ['/bookmarks', 'split_page_bookmarks.wasm', /^Bookmarks$/],
-    ['/drafts', 'split_extras.wasm', /^Drafts$/],
+    ['/drafts', 'split_page_drafts.wasm', /^Drafts$/],
     ['/signin', 'split_page_signin.wasm', /^Sign in$/],
   ];
   for (const [path, file, heading] of pages) {

@@ -3,9 +3,10 @@
 //! post), each with its first words and how long ago it was last typed in.
 //! Continue opens it where it was written; Discard asks nothing and offers
 //! Undo. Drafts are the store's (`store/writing.rs`, kept by
-//! `account/drafts.rs`); other tabs' changes show at once. Split out with
-//! Settings and the account menu (`extras`): a module of its own made the
-//! chunk planner give Activity 54 KB more (docs/size.md, "Bookmarks").
+//! `account/drafts.rs`); other tabs' changes show at once. Split out in a
+//! module of its own, `page_drafts` (it was in `extras` while the chunk
+//! planner's model made a module of its own cost Activity 54 KB:
+//! docs/size.md, "Drafts in a module of their own").
 //!
 //! Words: later.
 
@@ -26,7 +27,7 @@ pub fn DraftsPage() -> impl IntoView {
     later(drafts_page::GROUP, drafts_page::load, drafts_page::draw, Meanwhile::Page)
 }
 
-lazy! { extras, fn drafts_page() {
+lazy! { page_drafts, fn drafts_page() {
     let session = crate::account::session::use_session();
     view! {
         <Title text=move || t::title_page(t::drafts_title().get()).get()/>

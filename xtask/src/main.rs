@@ -51,7 +51,7 @@ const ENTRIES: &[(&str, &str)] = &[
     ("^/activity$", "page_activity"),
     ("^/settings$", "extras"),
     ("^/bookmarks$", "page_bookmarks"),
-    ("^/drafts$", "extras"),
+    ("^/drafts$", "page_drafts"),
     ("^/search$", "page_search"),
     ("^/lists(/[^/]+)?$", "page_lists"),
     ("^/signin$", "page_signin"),
@@ -579,8 +579,10 @@ fn with_tags(
 fn later_groups() -> Result<Vec<String>, Failure> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("no workspace")?;
     let text = fs::read_to_string(root.join("build.rs"))?;
-    let before = "const LATER_GROUPS: &[&str] = &[";
+    let before = "const LATER_GROUPS: &[&str] =";
     let rest = &text[text.find(before).ok_or("build.rs has no LATER_GROUPS")? + before.len()..];
+    // As rustfmt lays it out: on that line or the next.
+    let rest = rest.trim_start().strip_prefix("&[").ok_or("build.rs: LATER_GROUPS is not a list")?;
     let list = &rest[..rest.find(']').ok_or("build.rs: LATER_GROUPS is not closed")?];
     let groups: Vec<String> =
         list.split(',').map(|g| g.trim().trim_matches('"').to_owned()).filter(|g| !g.is_empty()).collect();

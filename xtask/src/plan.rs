@@ -24,16 +24,22 @@ use std::collections::{BTreeSet, HashMap};
 /// paint, its own; after it, Activity's checks, which every signed-in page
 /// loads (docs/activity.md). The weight says how much its bytes count: a
 /// byte before the paint delays it, and sign-in is a newcomer's first page,
-/// Home every reader's. Each load is held to [`MAX_FILES`].
+/// Home every reader's. Sign-in and Home weigh as much as the six later
+/// pages together and more: a new later page (each weighs 1) must not buy
+/// its bytes with theirs (issue 48: a feature may cost them ≤ 1 KB). At 4,
+/// the drafts' own module moved 21 KB of shared code into the main module
+/// (docs/size.md, "Drafts in a module of their own"). Each load is held to
+/// [`MAX_FILES`].
 pub const LOADS: &[(&str, &[&str], u64)] = &[
-    ("sign-in", &["page_signin"], 4),
-    ("Home", &["page_home"], 4),
+    ("sign-in", &["page_signin"], 8),
+    ("Home", &["page_home"], 8),
     ("Home, then the checks", &["page_home", "activity_check"], 1),
-    ("a thread, a profile", &["pages"], 2),
+    ("a thread, a profile", &["pages"], 3),
     ("a thread, a profile, then the checks", &["pages", "activity_check"], 1),
     ("Activity", &["page_activity", "activity_check"], 1),
     ("Settings", &["extras", "activity_check"], 1),
     ("Bookmarks", &["page_bookmarks", "activity_check"], 1),
+    ("Drafts", &["page_drafts", "activity_check"], 1),
     ("Search", &["page_search", "activity_check"], 1),
     ("Lists", &["page_lists", "activity_check"], 1),
 ];
