@@ -77,8 +77,10 @@ import gzip, json, os, re, subprocess, sys
 # Home weighed 8 in the planner: Home +0.4 KB, a thread +0.5 KB, search
 # +1.6 KB, drafts -35.7 KB, Activity, bookmarks and lists -2.7 KB
 # (docs/size.md, "Drafts in a module of their own"); those raised to the
-# measure plus 0.5 KB, the others lowered to it plus 1 KB.
-LIMITS = {'signin': 300_800, 'home': 413_000, 'thread': 455_800, 'profile': 455_800, 'activity': 377_500, 'bookmarks': 454_500, 'drafts': 379_400, 'search': 404_900, 'lists': 464_800}
+# measure plus 0.5 KB, the others lowered to it plus 1 KB. Sign-in
+# lowered again to its measure plus 1 KB when a small chunk was no longer
+# counted as free (docs/size.md, same section).
+LIMITS = {'signin': 300_000, 'home': 413_000, 'thread': 455_800, 'profile': 455_800, 'activity': 377_500, 'bookmarks': 454_500, 'drafts': 379_400, 'search': 404_900, 'lists': 464_800}
 # The targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its
