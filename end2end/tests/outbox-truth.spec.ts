@@ -22,6 +22,15 @@ async function onServer(page: Page, user: string, uuid: string): Promise<string[
   return (await api(page, token(user), `/user/${uuid}/posts/1`)).posts.map((p: any) => p.content);
 }
 
+/** The bodies of the posts the page asks to make from now on, refused or not. */
+function postsAsked(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/post') bodies.push(r.postData() ?? '');
+  });
+  return bodies;
+}
+
 /** New posts get no answer (the connection is refused) until `open` is called. */
 async function refusePosts(context: BrowserContext) {
   await context.route('**/api/v1/post', (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue()));
@@ -103,10 +112,7 @@ test('a count with nothing in IndexedDB is dropped, and a discard the reload cut
   // the app by what it sends after the discard, not by the server's copy: on
   // a busy machine a try the route reported refused once reached the server
   // before the reload (a harness race, not the app's resend).
-  const postedAfter: string[] = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/post') postedAfter.push(r.postData() ?? '');
-  });
+  const postedAfter = postsAsked(page);
   await page.reload();
   await expect(waitingCount(page)).toHaveText('1 waiting');
   await expect(waitingCard(page, later)).toBeVisible();
@@ -155,10 +161,7 @@ test('signing out with Discard drops the outbox before the page is left; Keep le
   await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
   // What the app asks to post from the Discard on (the server's copy could
   // hold a try the route reported refused: outbox-truth's second test).
-  const postedAfter: string[] = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/post') postedAfter.push(r.postData() ?? '');
-  });
+  const postedAfter = postsAsked(page);
   await page.getByRole('group', { name: 'Actions waiting to be sent' }).getByRole('button', { name: 'Discard them' }).click();
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   // Dropped before the reload, and nothing of the account left to mark it.

@@ -348,11 +348,10 @@ fn join_chunks(
     let split_modules = map.keys().cloned().collect();
     // A release build measures the plans it weighs; a debug one (`trunk
     // serve`) takes the model's best.
-    let groups = if opt {
-        let mut joins = measure::Joins::new(kept.join("chunks"), kept.join("measure"), opt)?;
-        choose(&chunks, &split_modules, &mut joins, false)?
-    } else {
-        plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?
+    let mut joins = if opt { Some(measure::Joins::new(kept.join("chunks"), kept.join("measure"), opt)?) } else { None };
+    let groups = match &mut joins {
+        Some(joins) => choose(&chunks, &split_modules, joins, false)?,
+        None => plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?,
     };
     let mut joined = Vec::new();
     for group in &groups {
@@ -385,8 +384,14 @@ fn join_chunks(
             joined.push(format!("{APP}_bg.wasm"));
         } else {
             let file = format!("{}.wasm", group.stems[0]);
-            fs::write(work.join(&file), merge::join(&parts)?)?;
-            joined.push(file);
+            // Measured: joined and optimised already, the same bytes.
+            match joins.as_ref().and_then(|j| j.made(&group.stems)) {
+                Some(made) => _ = fs::copy(made, work.join(&file))?,
+                None => {
+                    fs::write(work.join(&file), merge::join(&parts)?)?;
+                    joined.push(file);
+                }
+            }
         }
     }
     let loader = work.join("__wasm_split.js");
