@@ -80,7 +80,7 @@ import gzip, json, os, re, subprocess, sys
 # measure plus 0.5 KB, the others lowered to it plus 1 KB. Sign-in
 # lowered again to its measure plus 1 KB when a small chunk was no longer
 # counted as free (docs/size.md, same section).
-LIMITS = {'signin': 300_000, 'home': 413_000, 'thread': 455_800, 'profile': 455_800, 'activity': 377_500, 'bookmarks': 454_500, 'drafts': 379_400, 'search': 404_900, 'lists': 464_800}
+LIMITS = {'signin': 300_000, 'home': 413_000, 'thread': 455_800, 'profile': 455_800, 'activity': 377_500, 'bookmarks': 454_500, 'drafts': 379_400, 'search': 405_400, 'lists': 464_800}
 # The targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its

@@ -118,6 +118,28 @@ test('the planned files: a page asks for the files the map names for it, each on
   expect(shared.length).toBeGreaterThan(0);
 });
 
+test("Activity's checks wait for the page's own reads: asked for once they are answered, not before", async ({ page }) => {
+  await signInWithToken(page, 'mira');
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  // Every first page of someone's posts is held: Home's reads stay under way.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/v1\/user\/[^/]+\/posts\/1$/, async (route) => {
+    await released;
+    await route.continue().catch(() => {});
+  });
+  await page.goto('/');
+  // Home is drawn, and has asked for the code of the pages it links to
+  // (idle work once its page is painted)...
+  await expect.poll(() => asked.some((p) => p.endsWith('/split_pages.wasm'))).toBe(true);
+  // ...but not for the checks, which would share the network with its reads.
+  expect(asked.filter((p) => p.endsWith('/split_activity_check.wasm'))).toEqual([]);
+  release();
+  await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
+  await expect.poll(() => asked.some((p) => p.endsWith('/split_activity_check.wasm'))).toBe(true);
+});
+
 test('a page whose joined chunk cannot be loaded says so with Retry, and Retry opens it', async ({ page }) => {
   await signInWithToken(page, 'mira');
   await page.goto('/signin');

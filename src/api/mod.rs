@@ -3,6 +3,8 @@
 //! it expires and once on a 401, aborts a request when the page that asked
 //! for it goes away, and turns every failure into one [`ApiError`]. A page's
 //! first reads may start before its code has arrived ([`Api::read_early`]).
+//! It counts the calls under way ([`under_way`]), so that background work
+//! can wait for a page's own reads to be answered.
 
 pub mod config;
 pub mod http;
@@ -20,6 +22,38 @@ use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use tokens::{Held, Tokens};
+
+thread_local! {
+    /// The calls of this tab's clients that have not ended yet.
+    static UNDER_WAY: ArcRwSignal<u32> = ArcRwSignal::new(0);
+}
+
+/// How many calls to the server are under way in this tab (tracked): each
+/// exchange, and each wait for an early read's answer (counted in the two
+/// functions that are not generic, so the count is compiled once). Background work that would share the network with a
+/// page's first reads waits for none (`routes::watch_activity_after_paint`).
+pub fn under_way() -> u32 {
+    UNDER_WAY.with(|n| n.get())
+}
+
+/// One call under way, for as long as this lives (dropped with an aborted
+/// call too).
+struct UnderWay;
+
+impl UnderWay {
+    #[inline(never)]
+    fn start() -> Self {
+        UNDER_WAY.with(|n| n.try_update(|n| *n += 1));
+        UnderWay
+    }
+}
+
+impl Drop for UnderWay {
+    #[inline(never)]
+    fn drop(&mut self) {
+        UNDER_WAY.with(|n| n.try_update(|n| *n = n.saturating_sub(1)));
+    }
+}
 
 /// Why a call failed, told apart as a person needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,6 +302,7 @@ impl Api {
     /// The answer of the early read of `path`, once it is in: only when the
     /// account it was made as is the one this request goes as.
     async fn take_early(&self, path: &str) -> Option<Result<Reply, ApiError>> {
+        let _under_way = UnderWay::start();
         let read = {
             let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
             early.iter().position(|e| e.path == path).map(|at| early.remove(at))
@@ -418,6 +453,7 @@ impl Api {
         key: Option<&str>,
         if_none_match: Option<&str>,
     ) -> Result<Reply, ApiError> {
+        let _under_way = UnderWay::start();
         let url = format!("{}{path}", self.base);
         let abort = abort_on_cleanup();
         let mut retried = false;

@@ -11,7 +11,17 @@
 //!   one element; then what the person typed into it, and its focus, given
 //!   to the app's fields.
 
-use leptos::prelude::document;
+use leptos::prelude::{document, ArcRwSignal, Get, Update};
+
+thread_local! {
+    /// Whether a page (or the error in its place) has been drawn this visit.
+    static DRAWN: ArcRwSignal<bool> = ArcRwSignal::new(false);
+}
+
+/// Whether the app has drawn a page yet this visit (tracked).
+pub fn page_is_drawn() -> bool {
+    DRAWN.with(|d| d.get())
+}
 
 fn frame() -> Option<web_sys::Element> {
     document().get_element_by_id("boot")
@@ -39,8 +49,22 @@ pub fn header_drawn() {
 /// The app's page (or the error in its place) is drawn: at the end of this
 /// task, before the next paint, a rendered first screen hands over to it.
 pub fn page_drawn() {
-    // Nothing to take over from when the page is rendered at build time.
-    if cfg!(target_arch = "wasm32") && frame().is_some() {
+    // Nothing to tell, nor to take over from, when the page is rendered at
+    // build time.
+    if !cfg!(target_arch = "wasm32") {
+        return;
+    }
+    // Told after this task: it is called while the page is being drawn.
+    leptos::prelude::queue_microtask(|| {
+        DRAWN.with(|d| {
+            d.try_maybe_update(|d| {
+                let first = !*d;
+                *d = true;
+                (first, ())
+            })
+        });
+    });
+    if frame().is_some() {
         leptos::prelude::queue_microtask(|| {
             if frame().is_some() {
                 tell_first_screen("handOver");

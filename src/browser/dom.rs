@@ -145,3 +145,26 @@ pub async fn after_paint() {
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
+
+/// Resolves when the browser is next idle (`requestIdleCallback`; at the
+/// latest `timeout_ms` later, and after 200 ms where it has none): once the
+/// tasks that draw what was just read, a few cards a task, are done.
+pub async fn when_idle(timeout_ms: u32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let window = leptos::prelude::window();
+        let idle = js_sys::Reflect::get(&window, &"requestIdleCallback".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        match idle {
+            Some(idle) => {
+                let options = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&options, &"timeout".into(), &timeout_ms.into());
+                let _ = idle.call2(&window, &resolve, &options);
+            }
+            None => {
+                let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(resolve.unchecked_ref(), 200);
+            }
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

@@ -136,7 +136,7 @@ pub fn Shell(
 lazy! { extras, fn shortcuts_help() { view! { <crate::components::shortcuts_help::ShortcutsHelp/> } } }
 
 /// The unread count in the title and on the app's icon, and, once the
-/// first screen is painted and someone is signed in, the activity checks
+/// page's first screen is drawn and someone is signed in, the activity checks
 /// (`store/activity/`), whose code is split out of the main module: true
 /// once they may start.
 fn watch_activity_after_paint(session: crate::account::session::Session, config: &ClientConfig) -> RwSignal<bool> {
@@ -147,26 +147,48 @@ fn watch_activity_after_paint(session: crate::account::session::Session, config:
     });
     let every = config.activity_check_seconds.unwrap_or(crate::store::activity::EVERY_S);
     provide_context(ActivityEvery(every));
-    let painted = RwSignal::new(false);
+    // The checks' code and reads wait until the page is drawn and its own
+    // reads are answered, still so after a paint and an idle moment (what
+    // they read is drawn a few cards a task): on a slow network they
+    // would share it with the page's first screen (docs/performance.md,
+    // "The checks after the page's reads"). At the latest after 30 s.
+    let settled = RwSignal::new(false);
+    Effect::new(move |_| {
+        if settled.get_untracked() || !crate::browser::boot::page_is_drawn() || crate::api::under_way() > 0 {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            crate::browser::dom::after_paint().await;
+            crate::browser::dom::when_idle(2_000).await;
+            if crate::api::under_way() == 0 {
+                let _ = settled.try_set(true);
+            }
+        });
+    });
     leptos::task::spawn_local(async move {
-        crate::browser::dom::after_paint().await;
-        let _ = painted.try_set(true);
+        crate::browser::clock::sleep(SETTLED_AT_THE_LATEST_MS).await;
+        let _ = settled.try_set(true);
     });
     let watching = RwSignal::new(false);
     Effect::new(move |_| {
-        if painted.get() && session.is_signed_in() && !watching.get_untracked() {
+        if settled.get() && session.is_signed_in() && !watching.get_untracked() {
             watching.set(true);
         }
     });
     watching
 }
 
+/// When the activity checks start even though the page's reads are not
+/// all answered (or no page was drawn).
+const SETTLED_AT_THE_LATEST_MS: i64 = 30_000;
+
 /// How often the activity is checked, in seconds.
 #[derive(Clone, Copy)]
 struct ActivityEvery(u32);
 
 // The checks alone, without the page's drawing: every signed-in page loads
-// them after its paint (issue 48: their own module, small).
+// them once its first screen is drawn and its reads answered (issue 48:
+// their own module, small).
 lazy! { activity_check, fn activity_watch() {
     let every = use_context::<ActivityEvery>().map_or(crate::store::activity::EVERY_S, |e| e.0);
     crate::store::activity::watch(crate::store::use_store(), every);
