@@ -30,8 +30,9 @@ thread_local! {
 
 /// How many calls to the server are under way in this tab (tracked): each
 /// exchange, and each wait for an early read's answer (counted in the two
-/// functions that are not generic, so the count is compiled once). Background work that would share the network with a
-/// page's first reads waits for none (`routes::watch_activity_after_paint`).
+/// functions that are not generic, so the count is compiled once).
+/// Background work that would share the network with a page's first reads
+/// waits for none (`routes::watch_activity_after_paint`).
 pub fn under_way() -> u32 {
     UNDER_WAY.with(|n| n.get())
 }
