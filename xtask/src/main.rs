@@ -10,6 +10,7 @@
 //! 3. wasm-bindgen makes the JS glue of the main module only;
 //! 4. wasm-opt shrinks every module, terser the JS (release); the chunk
 //!    planner joins the splitter's chunks as their sizes say (`plan.rs`);
+//!    the served files lose the build's notes to itself (`strip.rs`);
 //! 5. the files go to one `pkg-<hash>/` folder named by a hash of them all;
 //! 6. the staged `index.html` gets the tags that start the app and the map of
 //!    which files each page needs (asked for before the app starts);
@@ -22,6 +23,7 @@
 mod measure;
 mod merge;
 mod plan;
+mod strip;
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -172,6 +174,10 @@ fn web() -> Result<(), Failure> {
     fs::remove_file(&main_split)?;
     if release {
         minify(&work)?;
+        for file in files_of(&work)?.into_iter().filter(|f| f.ends_with(".wasm")) {
+            let path = work.join(file);
+            fs::write(&path, strip::served(&fs::read(&path)?)?)?;
+        }
     }
     let hash = hash_of(&work)?;
     let pkg = format!("pkg-{hash}");
@@ -203,16 +209,9 @@ fn build(root: &Path, target_dir: &Path, release: bool, unsplit: bool) -> Result
         .current_dir(root)
         .args(["build", "--quiet", "-p", APP, "--bin", APP, "--target", TARGET, "--target-dir"])
         .arg(target_dir)
-        // RUSTFLAGS replaces .cargo/config.toml's rustflags: repeat them.
-        .env(
-            "RUSTFLAGS",
-            if unsplit {
-                "--cfg erase_components -Clink-args=--emit-relocs"
-            } else {
-                "--cfg erase_components --cfg perch_split -Clink-args=--emit-relocs"
-            },
-        )
-        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+        // These flags replace .cargo/config.toml's rustflags: repeat them.
+        .env("CARGO_ENCODED_RUSTFLAGS", rustflags(unsplit).join("\x1f"))
+        .env_remove("RUSTFLAGS");
     if release {
         cargo.arg("--release");
     }
@@ -225,6 +224,33 @@ fn build(root: &Path, target_dir: &Path, release: bool, unsplit: bool) -> Result
     }
     run(&mut cargo)?;
     Ok(target_dir.join(TARGET).join(if release { "release" } else { "debug" }).join(format!("{APP}.wasm")))
+}
+
+/// The flags of the app's wasm build. Panic messages carry the source path
+/// of every crate they come from; a crate from the registry sits under the
+/// machine's cargo home (`/root/.cargo/registry/src/index.crates.io-…/`), so
+/// the same commit built where that folder is elsewhere gave other bytes, and
+/// a size limit held here and failed in CI. Each registry folder is written as
+/// `crates/`: the wasm is the same wherever it is built (and ~4 KB shorter
+/// before compression).
+fn rustflags(unsplit: bool) -> Vec<String> {
+    let mut flags: Vec<String> = vec!["--cfg".into(), "erase_components".into()];
+    if !unsplit {
+        flags.extend(["--cfg".into(), "perch_split".into()]);
+    }
+    flags.push("-Clink-args=--emit-relocs".into());
+    let cargo_home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")));
+    if let Some(cargo_home) = cargo_home {
+        // The home itself first: rustc lets the last matching prefix win.
+        flags.push(format!("--remap-path-prefix={}=cargo", cargo_home.display()));
+        let registries = fs::read_dir(cargo_home.join("registry/src")).into_iter().flatten().flatten();
+        for registry in registries {
+            flags.push(format!("--remap-path-prefix={}=crates", registry.path().display()));
+        }
+    }
+    flags
 }
 
 /// Step 6b: the first screen, rendered from the app's components at build
