@@ -233,3 +233,69 @@ test("a page opened by a link starts its reads while its module downloads, and u
   // Home had the post; its replies were read once, by the route, for the page.
   expect(reads.filter((p) => p === `/post/${uuid}/replies/1`)).toHaveLength(1);
 });
+
+// The outbox's sending is a split module of its own (components/sending.rs):
+// a like made online goes straight to the server, and only what waits
+// (made offline, or kept from an earlier visit) needs the code that sends.
+const likeOf = (page: Page) => page.getByRole('article').first().getByRole('button', { name: /Like/ });
+const likeCount = async (page: Page, uuid: string) => (await api(page, token('yuki'), `/post/${uuid}`)).like_count;
+async function postBy(page: Page, user: string, content: string): Promise<string> {
+  const res = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token(user)}` }, data: { content } });
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()).uuid;
+}
+
+test('the code that sends the outbox is loaded only once something waits, and what waited is sent by it', async ({ page, context }) => {
+  const uuid = await postBy(page, 'tomas', `liked later ${Date.now()}`);
+  const sendingAsked: string[] = [];
+  page.on('request', (r) => { if (/\/split_sending\.wasm$/.test(r.url())) sendingAsked.push(r.url()); });
+  await signInWithToken(page, 'yuki');
+  await page.goto(`/post/${uuid}`);
+  const like = likeOf(page);
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  // Online, a like is sent at once, without the outbox.
+  await like.click();
+  await expect.poll(() => likeCount(page, uuid)).toBe(1);
+  await like.click();
+  await expect.poll(() => likeCount(page, uuid)).toBe(0);
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  expect(sendingAsked).toEqual([]);
+  // Offline, it waits; back online, the sending module comes and sends it.
+  await context.setOffline(true);
+  await like.click();
+  await expect(page.locator('header.site-header .waiting-count')).toHaveText('1 waiting');
+  expect(sendingAsked).toEqual([]);
+  await context.setOffline(false);
+  await expect(page.locator('header.site-header .waiting-count')).toHaveCount(0);
+  await expect.poll(() => likeCount(page, uuid)).toBe(1);
+  expect(sendingAsked).toHaveLength(1);
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${token('tomas')}` } });
+});
+
+test('when the code that sends cannot be loaded, what waits stays, says nothing new, and goes once it can', async ({ page, context }) => {
+  const uuid = await postBy(page, 'tomas', `liked when sending loads ${Date.now()}`);
+  let blocked = true;
+  await page.route('**/split_sending.wasm', (route) => (blocked ? route.abort() : route.continue()));
+  await signInWithToken(page, 'yuki');
+  await page.goto(`/post/${uuid}`);
+  const like = likeOf(page);
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await context.setOffline(true);
+  await like.click();
+  const waiting = page.locator('header.site-header .waiting-count');
+  await expect(waiting).toHaveText('1 waiting');
+  const failed = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/split_sending.wasm'));
+  await context.setOffline(false);
+  await failed;
+  // Nothing sent, nothing lost, no error in the page's place.
+  await expect(waiting).toHaveText('1 waiting');
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(await likeCount(page, uuid)).toBe(0);
+  // Tried again after a pause: it goes, once.
+  blocked = false;
+  await expect(waiting).toHaveCount(0, { timeout: 30_000 });
+  await expect.poll(() => likeCount(page, uuid)).toBe(1);
+  await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${token('tomas')}` } });
+});

@@ -16,6 +16,7 @@ pub mod offline;
 pub mod own_post;
 pub mod post_card;
 pub mod post_content;
+pub mod sending;
 pub mod shortcuts_help;
 pub mod sign_out;
 pub mod states;

@@ -69,7 +69,7 @@ pub fn Shell(
     // being added before the page leaves, and nothing of the account
     // before may be sent meanwhile. The page that follows sends it.
     if window().location().pathname().ok().as_deref() != Some(crate::account::oauth::CALLBACK_PATH) {
-        store.start_outbox(waiting);
+        store.start_outbox(waiting, crate::components::sending::SEND);
     }
     crate::browser::marks::mark("perch:outbox-started");
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());

@@ -158,6 +158,12 @@ struct Inner {
     /// network came back meanwhile (`outbox.rs`).
     outbox_sending: std::sync::atomic::AtomicBool,
     outbox_again: Mutex<bool>,
+    /// What loads the sending code and runs it (`outbox/sending.rs`'s
+    /// [`outbox::Sender`]), given at the outbox's start; until then,
+    /// nothing is sent.
+    outbox_sender: std::sync::OnceLock<outbox::Sender>,
+    /// Loads of the sending code that failed in a row (`sending.rs`).
+    sender_failures: std::sync::atomic::AtomicU32,
 }
 
 #[derive(Clone)]

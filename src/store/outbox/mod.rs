@@ -49,6 +49,7 @@ use kept::{load, ActionForm, WaitingForm};
 use sending::offline;
 
 pub use kept::{count, forget, parse, read};
+pub use sending::Sender;
 
 /// The kept outbox's shape: an outbox of another version is not read.
 pub const VERSION: u32 = 1;
@@ -254,8 +255,9 @@ impl Store {
 
     /// Starts from what was kept for the account at start: the waiting
     /// likes and follows show their new state, edits their new text; then
-    /// the outbox is sent, and kept following other tabs.
-    pub fn start_outbox(&self, kept: Option<(String, String)>) {
+    /// the outbox is sent by `sender`, and kept following other tabs.
+    pub fn start_outbox(&self, kept: Option<(String, String)>, sender: Sender) {
+        let _ = self.inner.outbox_sender.set(sender);
         // What IndexedDB held at start is shown at once, unless a discard
         // of it was not finished; then it is read again under the lock,
         // the discard finished and the count set from it (`kept.rs`).

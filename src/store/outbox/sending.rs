@@ -11,6 +11,13 @@ use crate::store::{lock, Store};
 use leptos::prelude::*;
 use perch_model::{FollowAction, LikeAction, NewPost, Post, PostUpdate};
 
+/// Loads the split module that sends (`components/sending.rs`; the
+/// component room owns `lazy!`) and runs [`Store::send_now`] there, or
+/// [`Store::sender_not_loaded`] when it cannot come. Sending is most of the
+/// outbox's code, and a page needs it only once something waits to go: a
+/// signed-out visitor and a reader who writes nothing never load it.
+pub type Sender = fn(Store);
+
 /// Whether the browser says it is offline.
 pub(super) fn offline() -> bool {
     !window().navigator().on_line()
@@ -45,14 +52,29 @@ impl Store {
         if again {
             lock(&self.inner.outbox_again).clone_from(&true);
         }
+        let Some(sender) = self.inner.outbox_sender.get().copied() else { return };
         if self.inner.outbox_sending.swap(true, std::sync::atomic::Ordering::Relaxed) {
             return;
         }
-        let store = self.clone();
-        leptos::task::spawn_local(async move {
-            crate::browser::tab_lock::exclusive(SEND_LOCK, store.send_in_order()).await;
-            store.inner.outbox_sending.store(false, std::sync::atomic::Ordering::Relaxed);
-        });
+        sender(self.clone());
+    }
+
+    /// Sends the waiting actions in order under the lock shared by tabs:
+    /// what the sending module runs once it is here ([`Sender`]).
+    pub async fn send_now(&self) {
+        self.inner.sender_failures.store(0, std::sync::atomic::Ordering::Relaxed);
+        crate::browser::tab_lock::exclusive(SEND_LOCK, self.send_in_order()).await;
+        self.inner.outbox_sending.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The sending module could not be loaded (the network went, or a new
+    /// release removed its file): nothing was sent, nothing is lost. Tried
+    /// again with the actions' backoff, and at once when the browser is
+    /// back online or the server answers again (as every send).
+    pub fn sender_not_loaded(&self) {
+        self.inner.outbox_sending.store(false, std::sync::atomic::Ordering::Relaxed);
+        let failures = self.inner.sender_failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        self.send_later(backoff_ms(failures));
     }
 
     async fn send_in_order(&self) {
