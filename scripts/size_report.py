@@ -80,7 +80,14 @@ import gzip, json, os, re, subprocess, sys
 # measure plus 0.5 KB, the others lowered to it plus 1 KB. Sign-in
 # lowered again to its measure plus 1 KB when a small chunk was no longer
 # counted as free (docs/size.md, same section).
-LIMITS = {'signin': 300_000, 'home': 413_000, 'thread': 455_800, 'profile': 455_800, 'activity': 377_500, 'bookmarks': 454_500, 'drafts': 379_400, 'search': 405_400, 'lists': 464_800}
+# All lowered to their measure plus 1 KB when the served files lost the
+# build's notes and the outbox's sending left the main module (sign-in
+# -7.4 KB, the others -1.7 to -3.2 KB; docs/size.md, "The same bytes on
+# every machine" and "Sending apart"). The build is deterministic, but a
+# change of a few lines moves the panic messages' line numbers and a page
+# by up to ~0.1 KB: a limit 0.1 KB above its measure failed CI on a
+# comment-only commit.
+LIMITS = {'signin': 293_000, 'home': 411_200, 'thread': 454_000, 'profile': 454_000, 'activity': 374_100, 'bookmarks': 452_300, 'drafts': 375_800, 'search': 401_700, 'lists': 462_500}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its
