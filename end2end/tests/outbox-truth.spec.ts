@@ -159,10 +159,11 @@ test('signing out with Discard drops the outbox before the page is left; Keep le
   await expect(waitingCard(page, `kept over a sign-out ${stamp}`)).toBeVisible();
   await page.locator('.account-menu summary').click();
   await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
-  // What the app asks to post from the Discard on (the server's copy could
-  // hold a try the route reported refused: outbox-truth's second test).
-  const postedAfter = postsAsked(page);
   await page.getByRole('group', { name: 'Actions waiting to be sent' }).getByRole('button', { name: 'Discard them' }).click();
+  // What the app asks to post once the Discard was clicked (the server's
+  // copy could hold a try the route reported refused: outbox-truth's second
+  // test). A try the backoff started before the click is not the discard's.
+  const postedAfter = postsAsked(page);
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   // Dropped before the reload, and nothing of the account left to mark it.
   expect(Object.keys(await kept(page, 'outbox'))).not.toContain(uuid);
@@ -176,6 +177,56 @@ test('signing out with Discard drops the outbox before the page is left; Keep le
   await expect.poll(async () => (await onServer(page, me, uuid)).filter((c) => c === `after the discard ${stamp}`).length).toBe(1);
   expect(postedAfter.some((body) => body.includes(`after the discard ${stamp}`)), 'the new post, as seen here').toBe(true);
   expect(postedAfter.filter((body) => body.includes(`kept over a sign-out ${stamp}`))).toEqual([]);
+});
+
+test('a try under way when the outbox is discarded at sign-out sends nothing after the Discard', async ({ page, context }) => {
+  const me = newAccount('ou');
+  const uuid = (await api(page, token(me), '/user')).uuid;
+  const text = `under way at the discard ${Date.now()}`;
+  await signInWithToken(page, me);
+  // The first try gets no answer; the next one first looks whether the lost
+  // try made the post (a read of the account's posts), and that read is
+  // held here until the person has discarded the outbox.
+  await refusePosts(context);
+  let release: () => void = () => {};
+  const held = new Promise<void>((arrived) => {
+    void context.route(`**/api/v1/user/${uuid}/posts/1`, async (route) => {
+      arrived();
+      await new Promise<void>((r) => { release = r; });
+      await route.continue();
+    });
+  });
+  await postWaiting(page, text);
+  await held;
+  // Another tab holds the outbox's store, so the discard's drop, and the
+  // reload that waits for it, wait while the held read is answered.
+  // (A page of the same origin that does not run the app: an app tab
+  // would send the outbox too.)
+  const other = await context.newPage();
+  await other.goto('/icon-192.png');
+  await other.evaluate(() => new Promise<void>((started) => {
+    const open = indexedDB.open('perch', 2);
+    open.onsuccess = () => {
+      const store = open.result.transaction('outbox', 'readwrite').objectStore('outbox');
+      const busy = () => { if (!(window as any).letGo) store.get('busy').onsuccess = busy; };
+      busy();
+      started();
+    };
+  }));
+  await page.locator('.account-menu summary').click();
+  await page.locator('.account-panel').getByRole('button', { name: `Sign out of @${me}` }).click();
+  await page.getByRole('group', { name: 'Actions waiting to be sent' }).getByRole('button', { name: 'Discard them' }).click();
+  const postedAfter = postsAsked(page);
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/v1/user/${uuid}/posts/1`);
+  const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+  release();
+  await answered;
+  // The page is left (the reload stops waiting for the drop), signed out.
+  await reloaded;
+  await other.evaluate(() => { (window as any).letGo = true; });
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  expect(postedAfter, 'posts asked after the Discard').toEqual([]);
+  await other.close();
 });
 
 test('the offline bar never covers the sign-out question at the foot of the account menu, narrow or wide', async ({ page, context }) => {

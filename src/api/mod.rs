@@ -26,6 +26,30 @@ use tokens::{Held, Tokens};
 thread_local! {
     /// The calls of this tab's clients that have not ended yet.
     static UNDER_WAY: ArcRwSignal<u32> = ArcRwSignal::new(0);
+    /// How many requests this tab started: each takes the next number.
+    static STARTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The number of the request whose answer was handed out last.
+    static ANSWER_ASKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many requests this tab has started so far: a request numbered
+/// above it was asked after now ([`answer_asked`]).
+pub fn requests_started() -> u64 {
+    STARTED.with(std::cell::Cell::get)
+}
+
+/// The number of the request whose answer the caller is reading now: set
+/// when an answer is handed out, so the code that runs on from the `await`
+/// (keeping what it says) knows when it was asked. An answer `index.html`
+/// read before the wasm counts as 0. The store weighs a read's word on a
+/// like or follow by it: a read asked before that toggle's write was
+/// answered says what the server had before (`store/relations.rs`).
+pub fn answer_asked() -> u64 {
+    ANSWER_ASKED.with(std::cell::Cell::get)
+}
+
+fn answer_from(asked: u64) {
+    ANSWER_ASKED.with(|a| a.set(asked));
 }
 
 /// How many calls to the server are under way in this tab (tracked): each
@@ -159,6 +183,8 @@ struct EarlyRead {
     /// When it was asked for (ms since the epoch): a later read gets no
     /// answer older than [`EARLY_FRESH_MS`].
     at: f64,
+    /// Its request's number, or one below it ([`answer_asked`]).
+    asked: u64,
     /// Resolves when the answer is in `reply` (a JS promise: the app awaits
     /// those already, where a shared Rust future cost 1.5 KB of wasm).
     done: SendWrapper<js_sys::Promise>,
@@ -248,8 +274,9 @@ impl Api {
         if early.len() >= EARLY_KEPT {
             early.remove(0);
         }
-        let at = js_sys::Date::now();
-        early.push(EarlyRead { account: account.clone(), path: path.clone(), at, done: SendWrapper::new(done), reply });
+        let (at, asked) = (js_sys::Date::now(), requests_started() + 1);
+        let done = SendWrapper::new(done);
+        early.push(EarlyRead { account: account.clone(), path: path.clone(), at, asked, done, reply });
         drop(early);
         if Owner::current().is_some() {
             let early = self.early.clone();
@@ -276,6 +303,7 @@ impl Api {
             return None;
         }
         self.learn_reach(true);
+        answer_from(0);
         Some(Reply {
             status: 200,
             retry_after: None,
@@ -314,14 +342,17 @@ impl Api {
         }
         let _ = wasm_bindgen_futures::JsFuture::from(read.done.take()).await;
         let answer = read.reply.lock().unwrap_or_else(|e| e.into_inner()).take();
+        answer_from(read.asked);
         answer
     }
 
     /// This client, bound to the account `uuid` from the first request to
     /// the last: each request (and its refresh, and its retry after a 401)
     /// goes with that account's token, or not at all. When another account
-    /// has become current (added, switched to, or this one signed out),
-    /// the request is not sent and fails as [`ApiError::Unauthorized`]: an
+    /// has become current (added, switched to, or this one signed out,
+    /// from the moment the sign-out's reload is asked for: a try under way
+    /// when the person discarded the outbox sends nothing after it), the
+    /// request is not sent and fails as [`ApiError::Unauthorized`]: an
     /// action one account made is never sent as another.
     pub fn as_account(&self, uuid: &str) -> Api {
         Api { account: Some(uuid.into()), other: false, ..self.clone() }
@@ -340,6 +371,9 @@ impl Api {
 
     /// The current account's tokens, if it is the one this client is bound to.
     fn held_as_bound(&self) -> Result<Option<Held>, ApiError> {
+        if self.account.is_some() && crate::browser::leaving::asked() {
+            return Err(ApiError::Unauthorized(NOT_BOUND.into()));
+        }
         if self.other {
             let bound = self.account.as_deref().unwrap_or_default();
             let held = self.tokens.held_other(bound).ok_or_else(|| ApiError::Unauthorized(NOT_BOUND.into()))?;
@@ -455,6 +489,10 @@ impl Api {
         if_none_match: Option<&str>,
     ) -> Result<Reply, ApiError> {
         let _under_way = UnderWay::start();
+        let asked = STARTED.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
         let url = format!("{}{path}", self.base);
         let abort = abort_on_cleanup();
         let mut retried = false;
@@ -468,6 +506,7 @@ impl Api {
                 if_none_match,
             };
             let sent = http::send(method, &url, extra).await;
+            answer_from(asked);
             // A request the page cut off says nothing about the server.
             if !abort.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
                 self.learn_reach(sent.is_ok());

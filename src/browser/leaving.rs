@@ -31,6 +31,13 @@ pub fn finish_first(work: impl std::future::Future<Output = ()> + 'static) {
     });
 }
 
+/// Whether the page is being left on purpose (a sign-out's reload was
+/// asked for): what this visit still had under way must not act for an
+/// account any more (`api::Api::as_account`).
+pub fn asked() -> bool {
+    ASKED.with(Cell::get)
+}
+
 /// Reloads the page once the work registered before it ended, or
 /// [`AT_MOST_MS`] passed.
 pub fn reload() {

@@ -132,6 +132,10 @@ struct Inner {
     usernames: Mutex<HashMap<String, String>>,
     lists: Mutex<HashMap<ListKey, ArcRwSignal<Paged>>>,
     toggles: Mutex<HashMap<ToggleKey, ToggleEntry>>,
+    /// For each like and follow this visit changed on the server: how many
+    /// requests had started when the write was answered, and the state it
+    /// left (`relations.rs`: a read asked before then is older news).
+    toggles_written: Mutex<HashMap<ToggleKey, (u64, bool)>>,
     /// What the account is writing, by draft (`writing.rs`).
     writings: Mutex<HashMap<String, Writing>>,
     listeners: Mutex<Vec<Listener>>,
@@ -281,8 +285,18 @@ impl Store {
         }
         self.put_user(post.author.clone());
         let uuid = post.uuid.clone();
+        let mut post = post;
         if let Some(liked) = post.liked {
-            self.toggle_said(ToggleKey::Like(uuid.clone()), liked);
+            let key = ToggleKey::Like(uuid.clone());
+            match self.written_since(&key, liked) {
+                // Asked before the account's like was answered: the post
+                // as it is now, with that like.
+                Some(now) => {
+                    post.like_count = relations::moved(post.like_count, now);
+                    post.liked = Some(now);
+                }
+                None => self.toggle_said(key, liked),
+            }
         }
         self.tell(Change::Read(&post));
         lock(&self.inner.read_here).insert(uuid.clone());
@@ -296,8 +310,16 @@ impl Store {
         // ASCII folding: a name that differs only in other letters' case is
         // a miss here, and is asked of the server, which decides.
         lock(&self.inner.usernames).insert(user.username.to_ascii_lowercase(), uuid.clone());
+        let mut user = user;
         if let Some(followed) = user.followed {
-            self.toggle_said(ToggleKey::Follow(uuid.clone()), followed);
+            let key = ToggleKey::Follow(uuid.clone());
+            match self.written_since(&key, followed) {
+                Some(now) => {
+                    user.follow_count = relations::moved(user.follow_count, now);
+                    user.followed = Some(now);
+                }
+                None => self.toggle_said(key, followed),
+            }
         }
         self.update_or_insert(&self.inner.users, &uuid, user, merge_user);
         uuid

@@ -67,6 +67,9 @@ impl Store {
     /// a user's `followed`): a toggle already shown follows it, unless a
     /// click of its own is out or waiting. What was drawn first (from the
     /// local copy, or an older answer) is never taken over the server's word.
+    ///
+    /// Only a word asked after the account's last write of `key` was
+    /// answered gets here ([`Store::written_since`]).
     pub(super) fn toggle_said(&self, key: ToggleKey, server: bool) {
         let toggle = lock(&self.inner.toggles).get(&key).map(|(t, _)| t.clone());
         if let Some(toggle) = toggle.filter(|t| t.with_untracked(|t| t.server() != server)) {
@@ -206,7 +209,24 @@ impl Store {
 
     /// The server answered a like toggle: it left the post liked (`now`) or
     /// not, where it was `was` before.
+    /// The server answered a write of `key`, leaving it `now`: a read asked
+    /// before this moment and answered after it says what was before.
+    pub(super) fn written(&self, key: ToggleKey, now: bool) {
+        lock(&self.inner.toggles_written).insert(key, (crate::api::requests_started(), now));
+    }
+
+    /// What the account's last write of `key` left, when the answer being
+    /// read now (`api::answer_asked`) was asked before that write was
+    /// answered and says otherwise (`said`): a read started before a like
+    /// and answered after it must not set the button back. A read asked
+    /// later is the server's word, whatever it says (another device).
+    pub(super) fn written_since(&self, key: &ToggleKey, said: bool) -> Option<bool> {
+        let (answered, now) = *lock(&self.inner.toggles_written).get(key)?;
+        (crate::api::answer_asked() <= answered && now != said).then_some(now)
+    }
+
     pub(super) fn like_answered(&self, uuid: &str, was: bool, now: bool) {
+        self.written(ToggleKey::Like(uuid.to_owned()), now);
         if now != was {
             if let Some(post) = self.post_mut(uuid) {
                 post.update(|p| {
@@ -242,6 +262,7 @@ impl Store {
     /// (`now`) or not. The user's follower count, the account's following
     /// list and the home timeline follow.
     pub(super) fn follow_answered(&self, uuid: &str, was: bool, now: bool) {
+        self.written(ToggleKey::Follow(uuid.to_owned()), now);
         if now == was {
             if let Some(me) = self.me() {
                 remember(&me, [(ToggleKey::Follow(uuid.to_owned()), now)]);
@@ -255,6 +276,16 @@ impl Store {
             });
         }
         self.follow_changed(uuid, now);
+    }
+}
+
+/// A like or follower count read with the toggle the other way, moved to
+/// the toggle being `now`.
+pub(super) fn moved(count: u64, now: bool) -> u64 {
+    if now {
+        count + 1
+    } else {
+        count.saturating_sub(1)
     }
 }
 

@@ -271,6 +271,7 @@ impl Store {
                             .update(|t| t.waits(*now, want));
                     }
                     Action::Follow { uuid, was, .. } if found => {
+                        self.written(ToggleKey::Follow(uuid.clone()), *now);
                         if was != now {
                             self.follow_changed(uuid, *now);
                         }
