@@ -87,7 +87,7 @@ import gzip, json, os, re, subprocess, sys
 # change of a few lines moves the panic messages' line numbers and a page
 # by up to ~0.1 KB: a limit 0.1 KB above its measure failed CI on a
 # comment-only commit.
-LIMITS = {'signin': 293_000, 'home': 411_200, 'thread': 454_000, 'profile': 454_000, 'activity': 374_100, 'bookmarks': 452_300, 'drafts': 375_800, 'search': 401_700, 'lists': 462_500}
+LIMITS = {'signin': 288_600, 'home': 407_800, 'thread': 450_600, 'profile': 450_600, 'activity': 371_100, 'bookmarks': 449_200, 'drafts': 372_800, 'search': 398_700, 'lists': 459_400}
 # The issue's targets (docs/size.md, "The split"): not enforced.
 TARGETS = {'signin': 210_000, 'home': 285_000}
 # No page loads more wasm files than this, with what it loads after its
@@ -151,7 +151,7 @@ def main():
             over.append(entry)
         # With what a signed-in page loads after its paint (Activity's
         # checks): every wasm file, the main module's included.
-        later = [] if entry == 'signin' else chunks['modules'].get('activity_check', [])
+        later = [] if entry == 'signin' else chunks['modules'].get('background', [])
         both = modules + [f for f in later if f not in modules]
         wasm = [f for f in shell if f.endswith('.wasm')] + [f for f in both if f.endswith('.wasm')]
         after = base + sum(sizes[f] for f in both)

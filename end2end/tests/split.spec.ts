@@ -3,7 +3,7 @@
 // a link works; a page whose module cannot be loaded says so in its place
 // with Retry, and the app goes on.
 import { test, expect, expectAccessible } from './fixtures';
-import { signInWithToken, token, api } from './helpers';
+import { signInWithToken, token, api, copies } from './helpers';
 import type { Page } from '@playwright/test';
 
 /** The split modules (file names) the browser asked for, and how. */
@@ -99,14 +99,14 @@ test('the planned files: a page asks for the files the map names for it, each on
   await page.goto('/');
   await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
   // Activity's checks load after Home's paint (docs/activity.md).
-  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_activity_check.wasm');
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_background.wasm');
   const { modules, main } = await chunkMap(page);
   const asked = await page.evaluate(() =>
     (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .map((e) => new URL(e.name).pathname)
       .filter((p) => p.endsWith('.wasm')),
   );
-  const home = new Set([main, ...modules.page_home, ...modules.activity_check]);
+  const home = new Set([main, ...modules.page_home, ...modules.background]);
   // The pages Home links to come early, at low priority, once it settled.
   const linked = new Set(modules.pages);
   for (const file of asked) expect(home.has(file) || linked.has(file), `${file} is not Home's: ${asked}`).toBe(true);
@@ -134,10 +134,32 @@ test("Activity's checks wait for the page's own reads: asked for once they are a
   // (idle work once its page is painted)...
   await expect.poll(() => asked.some((p) => p.endsWith('/split_pages.wasm'))).toBe(true);
   // ...but not for the checks, which would share the network with its reads.
-  expect(asked.filter((p) => p.endsWith('/split_activity_check.wasm'))).toEqual([]);
+  expect(asked.filter((p) => p.endsWith('/split_background.wasm'))).toEqual([]);
   release();
   await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
-  await expect.poll(() => asked.some((p) => p.endsWith('/split_activity_check.wasm'))).toBe(true);
+  await expect.poll(() => asked.some((p) => p.endsWith('/split_background.wasm'))).toBe(true);
+});
+
+test('the local copy is written by the code a signed-in page loads after its paint: nothing before it comes, the visit once it has', async ({ page, context }) => {
+  let blocked = true;
+  await page.route('**/split_background.wasm', (route) => (blocked ? route.abort() : route.continue()));
+  await signInWithToken(page, 'mira');
+  const account = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user.uuid as string);
+  await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
+  // Asked for after the paint, and refused: Home read, nothing written.
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_background.wasm');
+  expect(Object.keys(await copies(page))).not.toContain(account);
+  // The tab is hidden meanwhile (it may not come back): written as the code comes.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+  });
+  blocked = false;
+  const loaded = page.waitForResponse((r) => r.url().endsWith('/split_background.wasm') && r.ok());
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await loaded;
+  await expect.poll(async () => (await copies(page))[account]?.home?.started ?? false, { timeout: 15_000 }).toBe(true);
 });
 
 test('a page whose joined chunk cannot be loaded says so with Retry, and Retry opens it', async ({ page }) => {
@@ -163,15 +185,15 @@ test('a page whose joined chunk cannot be loaded says so with Retry, and Retry o
 test("Activity's checks that cannot be loaded say nothing, and load when the browser is back online", async ({ page, context }) => {
   await signInWithToken(page, 'mira');
   let blocked = true;
-  await page.route('**/split_activity_check.wasm', (route) => (blocked ? route.abort() : route.continue()));
+  await page.route('**/split_background.wasm', (route) => (blocked ? route.abort() : route.continue()));
   await page.goto('/');
   const feed = page.getByRole('feed', { name: 'Timeline' });
   await expect(feed.getByRole('article').first()).toBeVisible();
   // The checks were asked for after the paint, and failed.
-  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_activity_check.wasm');
+  await expect.poll(async () => (await modulesAsked(page)).map((a) => a.file)).toContain('split_background.wasm');
   await expect(page.getByRole('alert')).toHaveCount(0);
   blocked = false;
-  const loaded = page.waitForResponse((r) => r.url().endsWith('/split_activity_check.wasm') && r.ok());
+  const loaded = page.waitForResponse((r) => r.url().endsWith('/split_background.wasm') && r.ok());
   await context.setOffline(true);
   await context.setOffline(false);
   await loaded;

@@ -62,7 +62,7 @@ pub fn Shell(
     crate::browser::navigation::install();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     crate::browser::marks::mark("perch:shell");
-    start_from_copy(&store, &timeline, kept, &config);
+    let saving = start_from_copy(&store, &timeline, kept, &config);
     crate::store::bookmarks::made_under_shell();
     crate::browser::marks::mark("perch:copy-seeded");
     // Not on the OAuth callback: there the session switches to the account
@@ -76,6 +76,9 @@ pub fn Shell(
     provide_context(timeline);
     provide_context(store);
     let watching = watch_activity_after_paint(session, &config);
+    if let Some(bound) = saving {
+        provide_context(bound);
+    }
     provide_context(config);
     crate::browser::clock::provide();
     crate::browser::service_worker::register_service_worker();
@@ -109,7 +112,7 @@ pub fn Shell(
                 .into_any()
             })}
             {move || help_asked.get().then(|| later(shortcuts_help::GROUP, shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
-            {move || watching.get().then(|| later(activity_watch::GROUP, activity_watch::load, activity_watch::draw, Meanwhile::Background))}
+            {move || watching.get().then(|| later(background_work::GROUP, background_work::load, background_work::draw, Meanwhile::Background))}
             {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
@@ -186,12 +189,22 @@ const SETTLED_AT_THE_LATEST_MS: i64 = 30_000;
 #[derive(Clone, Copy)]
 struct ActivityEvery(u32);
 
-// The checks alone, without the page's drawing: every signed-in page loads
-// them once its first screen is drawn and its reads answered (issue 48:
-// their own module, small).
-lazy! { activity_check, fn activity_watch() {
+// The work a signed-in page does in the background, without the page's
+// drawing: every signed-in page loads it once its first screen is drawn and
+// its reads answered (issue 48: a module of its own, small). Activity's
+// checks, and writing the local copy for the visit (`store/copy/saving.rs`:
+// a tab hidden before this came is written as it comes). A signed-out visit
+// never loads either.
+lazy! { background, fn background_work() {
+    let store = crate::store::use_store();
     let every = use_context::<ActivityEvery>().map_or(crate::store::activity::EVERY_S, |e| e.0);
-    crate::store::activity::watch(crate::store::use_store(), every);
+    crate::store::activity::watch(store.clone(), every);
+    if let Some(CopyBound(bound)) = use_context::<CopyBound>() {
+        let state = expect_context::<crate::timeline::HomeTimeline>().state;
+        crate::store::copy::keep_saving(store, bound, move |me| {
+            state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None })
+        });
+    }
 } }
 
 /// The local copy as read at the start, parsed.
@@ -211,19 +224,20 @@ fn copy_bound(config: &ClientConfig) -> usize {
 }
 
 /// Seeds the store and the home timeline from the signed-in account's
-/// local copy, and keeps the copy written for the visit.
+/// local copy. Answers the most posts the copy written for the visit may
+/// keep, or `None` when none is kept.
 fn start_from_copy(
     store: &crate::store::Store,
     timeline: &crate::timeline::HomeTimeline,
     kept: Option<Kept>,
     config: &ClientConfig,
-) {
+) -> Option<CopyBound> {
     use crate::store::copy;
     let max = copy_bound(config);
     let me = store.me();
     if max == 0 {
         me.iter().for_each(|me| copy::forget(me));
-        return;
+        return None;
     }
     if let Some(copy) = kept.filter(|copy| me.as_deref() == Some(copy.account.as_str())) {
         store.seed(&copy);
@@ -231,11 +245,12 @@ fn start_from_copy(
             timeline.seed(&copy.account, home);
         }
     }
-    let state = timeline.state.clone();
-    copy::keep_saving(store.clone(), max, move |me| {
-        state.with_untracked(|s| if s.me == me { s.merge.clone() } else { None })
-    });
+    Some(CopyBound(max))
 }
+
+/// The most posts the local copy written for the visit keeps.
+#[derive(Clone, Copy)]
+struct CopyBound(usize);
 
 /// The user a `/user/:id` address names, from the store or the server:
 /// the user once known, the error if reading failed, and a retry.

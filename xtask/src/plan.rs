@@ -37,15 +37,15 @@ use std::collections::{BTreeSet, HashMap};
 pub const LOADS: &[(&str, &[&str], u64)] = &[
     ("sign-in", &["page_signin"], 8),
     ("Home", &["page_home"], 8),
-    ("Home, then the checks", &["page_home", "activity_check"], 1),
+    ("Home, then the checks", &["page_home", "background"], 1),
     ("a thread, a profile", &["pages"], 4),
-    ("a thread, a profile, then the checks", &["pages", "activity_check"], 1),
-    ("Activity", &["page_activity", "activity_check"], 2),
-    ("Settings", &["extras", "activity_check"], 1),
-    ("Bookmarks", &["page_bookmarks", "activity_check"], 1),
-    ("Drafts", &["page_drafts", "activity_check"], 1),
-    ("Search", &["page_search", "activity_check"], 1),
-    ("Lists", &["page_lists", "activity_check"], 1),
+    ("a thread, a profile, then the checks", &["pages", "background"], 1),
+    ("Activity", &["page_activity", "background"], 2),
+    ("Settings", &["extras", "background"], 1),
+    ("Bookmarks", &["page_bookmarks", "background"], 1),
+    ("Drafts", &["page_drafts", "background"], 1),
+    ("Search", &["page_search", "background"], 1),
+    ("Lists", &["page_lists", "background"], 1),
 ];
 
 /// The main module's name in a plan: a chunk joined into it is loaded by

@@ -69,6 +69,9 @@ pub fn keep_saving<H: Home>(store: Store, max: usize, home: impl Fn(&str) -> Opt
             save();
         }
     });
+    // Hidden before this code arrived (it comes after the first paint):
+    // written now, since the tab may not come back.
+    hidden();
     // Both live as long as the visit, like the store.
     let _ = window_event_listener_untyped("visibilitychange", move |_| hidden());
 }
