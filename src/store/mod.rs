@@ -286,17 +286,11 @@ impl Store {
         self.put_user(post.author.clone());
         let uuid = post.uuid.clone();
         let mut post = post;
-        if let Some(liked) = post.liked {
-            let key = ToggleKey::Like(uuid.clone());
-            match self.written_since(&key, liked) {
-                // Asked before the account's like was answered: the post
-                // as it is now, with that like.
-                Some(now) => {
-                    post.like_count = relations::moved(post.like_count, now);
-                    post.liked = Some(now);
-                }
-                None => self.toggle_said(key, liked),
-            }
+        // Asked before the account's like was answered: the post as it is
+        // now, with that like.
+        if let Some(now) = post.liked.and_then(|liked| self.read_said(ToggleKey::Like(uuid.clone()), liked)) {
+            post.like_count = relations::moved(post.like_count, now);
+            post.liked = Some(now);
         }
         self.tell(Change::Read(&post));
         lock(&self.inner.read_here).insert(uuid.clone());
@@ -311,15 +305,10 @@ impl Store {
         // a miss here, and is asked of the server, which decides.
         lock(&self.inner.usernames).insert(user.username.to_ascii_lowercase(), uuid.clone());
         let mut user = user;
-        if let Some(followed) = user.followed {
-            let key = ToggleKey::Follow(uuid.clone());
-            match self.written_since(&key, followed) {
-                Some(now) => {
-                    user.follow_count = relations::moved(user.follow_count, now);
-                    user.followed = Some(now);
-                }
-                None => self.toggle_said(key, followed),
-            }
+        if let Some(now) = user.followed.and_then(|followed| self.read_said(ToggleKey::Follow(uuid.clone()), followed))
+        {
+            user.follow_count = relations::moved(user.follow_count, now);
+            user.followed = Some(now);
         }
         self.update_or_insert(&self.inner.users, &uuid, user, merge_user);
         uuid

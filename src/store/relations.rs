@@ -70,7 +70,7 @@ impl Store {
     ///
     /// Only a word asked after the account's last write of `key` was
     /// answered gets here ([`Store::written_since`]).
-    pub(super) fn toggle_said(&self, key: ToggleKey, server: bool) {
+    fn toggle_said(&self, key: ToggleKey, server: bool) {
         let toggle = lock(&self.inner.toggles).get(&key).map(|(t, _)| t.clone());
         if let Some(toggle) = toggle.filter(|t| t.with_untracked(|t| t.server() != server)) {
             toggle.update(|t| t.learn(server));
@@ -207,8 +207,6 @@ impl Store {
         remember(me, learned);
     }
 
-    /// The server answered a like toggle: it left the post liked (`now`) or
-    /// not, where it was `was` before.
     /// The server answered a write of `key`, leaving it `now`: a read asked
     /// before this moment and answered after it says what was before.
     pub(super) fn written(&self, key: ToggleKey, now: bool) {
@@ -220,17 +218,31 @@ impl Store {
     /// answered and says otherwise (`said`): a read started before a like
     /// and answered after it must not set the button back. A read asked
     /// later is the server's word, whatever it says (another device).
-    pub(super) fn written_since(&self, key: &ToggleKey, said: bool) -> Option<bool> {
+    fn written_since(&self, key: &ToggleKey, said: bool) -> Option<bool> {
         let (answered, now) = *lock(&self.inner.toggles_written).get(key)?;
         (crate::api::answer_asked() <= answered && now != said).then_some(now)
     }
 
+    /// A read said `key` is `said` (a post's `liked`, a user's `followed`):
+    /// the toggle follows it ([`Store::toggle_said`]), or, when the read is
+    /// older than the account's last write of it, that write's state is
+    /// answered, for the read post or user to be kept with.
+    pub(super) fn read_said(&self, key: ToggleKey, said: bool) -> Option<bool> {
+        let newer = self.written_since(&key, said);
+        if newer.is_none() {
+            self.toggle_said(key, said);
+        }
+        newer
+    }
+
+    /// The server answered a like toggle: it left the post liked (`now`) or
+    /// not, where it was `was` before.
     pub(super) fn like_answered(&self, uuid: &str, was: bool, now: bool) {
         self.written(ToggleKey::Like(uuid.to_owned()), now);
         if now != was {
             if let Some(post) = self.post_mut(uuid) {
                 post.update(|p| {
-                    p.like_count = if now { p.like_count + 1 } else { p.like_count.saturating_sub(1) };
+                    p.like_count = moved(p.like_count, now);
                     p.liked = Some(now);
                 });
             }
@@ -271,7 +283,7 @@ impl Store {
         }
         if let Some(user) = self.user_mut(uuid) {
             user.update(|u| {
-                u.follow_count = if now { u.follow_count + 1 } else { u.follow_count.saturating_sub(1) };
+                u.follow_count = moved(u.follow_count, now);
                 u.followed = Some(now);
             });
         }
@@ -279,8 +291,7 @@ impl Store {
     }
 }
 
-/// A like or follower count read with the toggle the other way, moved to
-/// the toggle being `now`.
+/// A like or follower count, moved by the toggle becoming `now`.
 pub(super) fn moved(count: u64, now: bool) -> u64 {
     if now {
         count + 1
