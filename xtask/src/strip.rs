@@ -10,42 +10,31 @@ type Failure = Box<dyn std::error::Error>;
 const DROPPED: [&str; 2] = ["producers", "target_features"];
 
 /// `wasm` without the custom sections in [`DROPPED`]; every other section
-/// byte for byte, in order.
+/// byte for byte, in order (read by wasmparser: a file it cannot read is
+/// refused, not cut).
 pub fn served(wasm: &[u8]) -> Result<Vec<u8>, Failure> {
+    use wasmparser::{Parser, Payload};
     if wasm.len() < 8 || wasm[..4] != *b"\0asm" {
         return Err("not a wasm module".into());
     }
     let mut out = wasm[..8].to_vec();
-    let mut at = 8;
-    while at < wasm.len() {
-        let id = wasm[at];
-        let (size, body) = leb128(wasm, at + 1)?;
-        let end = body.checked_add(size).filter(|&end| end <= wasm.len()).ok_or("a section runs past the file")?;
-        let dropped = id == 0 && {
-            let (len, name) = leb128(wasm, body)?;
-            let name = wasm.get(name..name + len).ok_or("a custom section's name runs past it")?;
-            DROPPED.iter().any(|d| d.as_bytes() == name)
-        };
+    // Where the section being read starts: its id, then its size.
+    let mut start = 8usize;
+    for payload in Parser::new(0).parse_all(wasm) {
+        let payload = payload?;
+        let dropped = matches!(&payload, Payload::CustomSection(c) if DROPPED.contains(&c.name()));
+        // A section's content range; its id and size come before, from `start`.
+        let Some((_, content)) = payload.as_section() else { continue };
+        let end = usize::try_from(content.end)?;
         if !dropped {
-            out.extend_from_slice(&wasm[at..end]);
+            out.extend_from_slice(wasm.get(start..end).ok_or("a section runs past the file")?);
         }
-        at = end;
+        start = end;
+    }
+    if start != wasm.len() {
+        return Err("the file does not end with its last section".into());
     }
     Ok(out)
-}
-
-/// An unsigned LEB128 number at `at`: its value and where what follows it starts.
-fn leb128(bytes: &[u8], mut at: usize) -> Result<(usize, usize), Failure> {
-    let mut value = 0usize;
-    for shift in (0..35).step_by(7) {
-        let byte = *bytes.get(at).ok_or("a number runs past the file")?;
-        at += 1;
-        value |= usize::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return Ok((value, at));
-        }
-    }
-    Err("a number longer than 32 bits".into())
 }
 
 #[cfg(test)]
