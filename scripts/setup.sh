@@ -38,8 +38,10 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# 1b. rustfmt and clippy, which `make test` runs (test-lint).
-for component in rustfmt clippy; do
+# 1b. rustfmt and clippy, which `make test` runs (test-lint), and rust-src:
+# release builds of the wasm build std again with panics that stop at once
+# (xtask/src/main.rs, `build`; docs/size.md, "Panics that stop at once").
+for component in rustfmt clippy rust-src; do
   if ! rustup component list --installed | grep -q "^$component"; then
     step "Adding the Rust component $component"
     rustup component add "$component"

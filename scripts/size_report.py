@@ -87,9 +87,15 @@ import gzip, json, os, re, subprocess, sys
 # change of a few lines moves the panic messages' line numbers and a page
 # by up to ~0.1 KB: a limit 0.1 KB above its measure failed CI on a
 # comment-only commit.
-LIMITS = {'signin': 288_600, 'home': 407_800, 'thread': 450_600, 'profile': 450_600, 'activity': 371_100, 'bookmarks': 449_200, 'drafts': 372_800, 'search': 398_700, 'lists': 459_400}
-# The issue's targets (docs/size.md, "The split"): not enforced.
-TARGETS = {'signin': 210_000, 'home': 285_000}
+# All lowered to their measure plus 1 KB when release builds rebuilt std
+# with panics that stop at once (sign-in -19.7 KB, Home -22.7 KB, the
+# others -21.8 to -24.6 KB; docs/size.md, "Panics that stop at once").
+LIMITS = {'signin': 269_000, 'home': 385_100, 'thread': 426_800, 'profile': 426_800, 'activity': 348_600, 'bookmarks': 424_900, 'drafts': 350_200, 'search': 374_600, 'lists': 435_200}
+# Issue 48's targets, not enforced: sign-in's first load at most 230 kB,
+# Home's with what it loads after its paint at most 330 kB (issue 33's
+# 210 and 285 kB, for the first loads, were these before).
+TARGETS = {'signin': 230_000}
+TARGETS_AFTER_PAINT = {'home': 330_000}
 # No page loads more wasm files than this, with what it loads after its
 # paint (issue 48; the chunk planner holds it: xtask/src/plan.rs, MAX_FILES).
 MAX_WASM_FILES = 6
@@ -155,7 +161,9 @@ def main():
         both = modules + [f for f in later if f not in modules]
         wasm = [f for f in shell if f.endswith('.wasm')] + [f for f in both if f.endswith('.wasm')]
         after = base + sum(sizes[f] for f in both)
-        print(f"  with what it loads after its paint {after:>8} bytes, {kb(after):>9}, {len(wasm)} wasm files (at most {MAX_WASM_FILES})")
+        target = TARGETS_AFTER_PAINT.get(entry)
+        aim = f"; target {kb(target)}: " + ('met' if after <= target else f"over by {kb(after - target)}") if target else ''
+        print(f"  with what it loads after its paint {after:>8} bytes, {kb(after):>9}, {len(wasm)} wasm files (at most {MAX_WASM_FILES}){aim}")
         if len(wasm) > MAX_WASM_FILES:
             crowded.append(entry)
     every = sum(v for k, v in sizes.items() if k.endswith('.wasm'))
