@@ -90,7 +90,9 @@ import gzip, json, os, re, subprocess, sys
 # All lowered to their measure plus 1 KB when release builds rebuilt std
 # with panics that stop at once (sign-in -19.7 KB, Home -22.7 KB, the
 # others -21.8 to -24.6 KB; docs/size.md, "Panics that stop at once").
-LIMITS = {'signin': 269_000, 'home': 385_100, 'thread': 426_800, 'profile': 426_800, 'activity': 348_600, 'bookmarks': 424_900, 'drafts': 350_200, 'search': 374_600, 'lists': 435_200}
+# And again with one sort for the whole app (sign-in -2.6 KB, Home -5.0 KB,
+# the others -3.8 to -8.9 KB; docs/size.md, "One sort").
+LIMITS = {'signin': 266_400, 'home': 380_100, 'thread': 421_900, 'profile': 421_900, 'activity': 344_800, 'bookmarks': 418_800, 'drafts': 345_100, 'search': 365_700, 'lists': 429_100}
 # Issue 48's targets, not enforced: sign-in's first load at most 230 kB,
 # Home's with what it loads after its paint at most 330 kB (issue 33's
 # 210 and 285 kB, for the first loads, were these before).

@@ -14,7 +14,8 @@
 //! - `browser/`: the browser's services (Web Storage, IndexedDB, DOM,
 //!   navigation, shortcuts, clock, boot frame, service worker);
 //! - `i18n/`: every word shown, in the reader's language (catalogs in
-//!   `locales/`, typed by `build.rs`); `text.rs`: post text.
+//!   `locales/`, typed by `build.rs`); `text.rs`: post text; `order.rs`:
+//!   the one stable sort every room uses.
 
 // Native builds render views to HTML (`routes::prerender`) with their full
 // types (the wasm erases them): deeper than the default limit.
@@ -26,6 +27,7 @@ pub mod browser;
 pub mod components;
 pub mod i18n;
 pub mod nav;
+pub mod order;
 pub mod routes;
 pub mod store;
 #[cfg(test)]

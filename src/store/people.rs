@@ -92,7 +92,7 @@ pub fn ranked<'a>(people: &'a [Met], typed: &str, most: usize) -> Vec<&'a Met> {
             }
         })
         .collect();
-    found.sort_by(|(a_class, a), (b_class, b)| {
+    crate::order::sort_by(&mut found, |(a_class, a), (b_class, b)| {
         a_class
             .cmp(b_class)
             .then(b.score.total_cmp(&a.score))

@@ -121,7 +121,7 @@ impl Store {
                 })
                 .collect()
         });
-        parts.sort_by_key(|(index, _)| *index);
+        crate::order::sort_by_key(&mut parts, |(index, _)| *index);
         let context = part.under.clone().map_or(DraftContext::New, DraftContext::Reply);
         Some((context, parts.into_iter().map(|(_, text)| text).collect()))
     }

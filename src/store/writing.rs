@@ -78,7 +78,7 @@ impl Store {
                 Some((context, text, at))
             })
             .collect();
-        all.sort_by_key(|(_, _, at)| std::cmp::Reverse(*at));
+        crate::order::sort_by_key(&mut all, |(_, _, at)| std::cmp::Reverse(*at));
         all
     }
 

@@ -113,8 +113,13 @@ pub struct Merge {
 impl Merge {
     /// A timeline over these sources (user uuids), with the server's page size.
     pub fn new(sources: impl IntoIterator<Item = String>, page_size: usize) -> Self {
-        let sources =
-            sources.into_iter().map(|s| (s, Source { joined: true, ..Source::default() })).collect::<BTreeMap<_, _>>();
+        // Inserted one by one: `collect` into a BTreeMap sorts with a stable
+        // sort of its own compiled for these pairs (src/order.rs says why not).
+        let mut joined = BTreeMap::new();
+        for source in sources {
+            joined.insert(source, Source { joined: true, ..Source::default() });
+        }
+        let sources = joined;
         let mut timeline = Merge { sources, page_size: page_size.max(1), started: false };
         timeline.settle();
         timeline
@@ -159,7 +164,7 @@ impl Merge {
                 s.items.push(item);
             }
         }
-        s.items.sort_by(Item::order);
+        crate::order::sort_by(&mut s.items, Item::order);
         s.pages = s.pages.max(page);
         self.settle();
     }
@@ -269,7 +274,7 @@ impl Merge {
                     s.reached = Some(item.clone());
                 }
                 s.items.insert(0, item);
-                s.items.sort_by(Item::order);
+                crate::order::sort_by(&mut s.items, Item::order);
             }
         }
     }
@@ -316,7 +321,7 @@ impl Merge {
         }
         let horizon = self.horizon();
         let mut all: Vec<&Item> = self.live().flat_map(|(_, s)| s.items.iter()).collect();
-        all.sort_by(|a, b| a.order(b));
+        crate::order::sort_by(&mut all, |a, b| a.order(b));
         all.dedup_by(|a, b| a.uuid == b.uuid);
         all.into_iter().filter(|i| horizon.is_none_or(|h| i.order(h) != Ordering::Greater)).cloned().collect()
     }

@@ -45,7 +45,7 @@ pub fn checked_entries(entries: impl Iterator<Item = String>) -> Vec<Bookmark> {
         .filter_map(|entry| serde_json::from_str::<Bookmark>(&entry).ok())
         .filter(|b| !b.post.uuid.is_empty() && seen.insert(b.post.uuid.clone()))
         .collect();
-    all.sort_by_key(|b| std::cmp::Reverse(b.at));
+    crate::order::sort_by_key(&mut all, |b| std::cmp::Reverse(b.at));
     all.truncate(MOST);
     all
 }

@@ -62,7 +62,7 @@ impl Index {
             post.parent = Parent::Uuid(parent.uuid.clone());
         }
         let mut words: Vec<u32> = matching::words(&post.content).iter().map(|w| self.word_number(w)).collect();
-        words.sort_unstable();
+        crate::order::sort_by(&mut words, u32::cmp);
         words.dedup();
         match self.by_uuid.get(&post.uuid).copied() {
             Some(at) => {
@@ -160,7 +160,7 @@ impl Index {
             .filter(|(at, e)| shown(at, e))
             .map(|(_, e)| &e.post)
             .collect();
-        hits.sort_by_key(|p| std::cmp::Reverse(p.created_at.map_or(0, |t| t.0)));
+        crate::order::sort_by_key(&mut hits, |p| std::cmp::Reverse(p.created_at.map_or(0, |t| t.0)));
         found.matched = hits.len();
         found.posts = hits.into_iter().take(most).cloned().collect();
         let mut people: Vec<&User> = self
@@ -172,7 +172,7 @@ impl Index {
             })
             .map(|(user, _)| user)
             .collect();
-        people.sort_by(|a, b| a.username.cmp(&b.username));
+        crate::order::sort_by(&mut people, |a, b| a.username.cmp(&b.username));
         found.people = people.into_iter().take(most).cloned().collect();
         found
     }
@@ -187,7 +187,7 @@ impl Index {
                 None => return Some(Vec::new()),
             }
         }
-        lists.sort_by_key(|l| l.len());
+        crate::order::sort_by_key(&mut lists, |l| l.len());
         let (first, others) = lists.split_first()?;
         Some(first.iter().copied().filter(|at| others.iter().all(|l| l.binary_search(at).is_ok())).collect())
     }
