@@ -119,8 +119,7 @@ impl Merge {
         for source in sources {
             joined.insert(source, Source { joined: true, ..Source::default() });
         }
-        let sources = joined;
-        let mut timeline = Merge { sources, page_size: page_size.max(1), started: false };
+        let mut timeline = Merge { sources: joined, page_size: page_size.max(1), started: false };
         timeline.settle();
         timeline
     }

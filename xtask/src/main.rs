@@ -244,7 +244,9 @@ fn build(root: &Path, target_dir: &Path, release: bool, unsplit: bool) -> Result
 /// the same commit built where that folder is elsewhere gave other bytes, and
 /// a size limit held here and failed in CI. Each registry folder is written as
 /// `crates/`: the wasm is the same wherever it is built (and ~4 KB shorter
-/// before compression).
+/// before compression). Release builds no longer carry panic messages
+/// (`-Cpanic=immediate-abort`, below); the remapping still holds debug
+/// builds, and any path a crate writes with `file!()`, to one form.
 fn rustflags(unsplit: bool, release: bool) -> Vec<String> {
     let mut flags: Vec<String> = vec!["--cfg".into(), "erase_components".into()];
     if !unsplit {
