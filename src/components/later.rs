@@ -10,6 +10,7 @@
 //! same code in one module and loads nothing.
 
 use crate::i18n::t;
+use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -82,19 +83,33 @@ pub enum Meanwhile {
 /// already there (Back finds its page to scroll), else `meanwhile` until
 /// they come, or an error with Retry. `draw` runs untracked, as a
 /// component's body does.
+///
+/// Only the boxing is generic: the work is [`later_boxed`], compiled once
+/// (as a generic it was compiled once per page and feature, 1.3 KB of wasm
+/// each, all in the main module).
+#[inline]
 pub fn later<L, D>(
     group: &'static str,
     load: impl Fn() -> L + Send + Sync + 'static,
     draw: impl Fn() -> D + Send + Sync + 'static,
     meanwhile: Meanwhile,
-) -> impl IntoView
+) -> AnyView
 where
     L: Future<Output = Result<(), SplitLoaderError>> + 'static,
-    D: Future<Output = Result<AnyView, SplitLoaderError>>,
+    D: Future<Output = Result<AnyView, SplitLoaderError>> + 'static,
 {
+    later_boxed(group, Box::new(move || Box::pin(load())), Box::new(move || Box::pin(draw())), meanwhile)
+}
+
+/// A split module's loading, or its drawing, as [`later_boxed`] takes it.
+type Boxed<T> = Box<dyn Fn() -> LocalBoxFuture<'static, Result<T, SplitLoaderError>> + Send + Sync>;
+
+/// [`later`], once for every page and feature.
+#[inline(never)]
+fn later_boxed(group: &'static str, load: Boxed<()>, draw: Boxed<AnyView>, meanwhile: Meanwhile) -> AnyView {
     let arrived = RwSignal::new(0u32);
     let failed = RwSignal::new(false);
-    move || {
+    (move || {
         arrived.track();
         if failed.get() {
             return unloaded(failed, meanwhile);
@@ -102,7 +117,7 @@ where
         if let Some(waiting) = words_awaited(group, failed, meanwhile) {
             return waiting;
         }
-        let mut loading = Box::pin(load());
+        let mut loading = load();
         let waker = futures::task::noop_waker();
         match loading.poll_unpin(&mut std::task::Context::from_waker(&waker)) {
             // Loaded, so `draw` is ready at its first poll.
@@ -129,7 +144,8 @@ where
                 placeholder(meanwhile)
             }
         }
-    }
+    })
+    .into_any()
 }
 
 /// What shows while the words of `group` are on their way (`i18n::words`),
