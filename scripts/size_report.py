@@ -93,7 +93,7 @@ import gzip, json, os, re, subprocess, sys
 # others -21.8 to -24.6 KB; docs/size.md, "Panics that stop at once").
 # And again with one sort for the whole app (sign-in -2.6 KB, Home -5.0 KB,
 # the others -3.8 to -8.9 KB; docs/size.md, "One sort").
-LIMITS = {'signin': 265_500, 'home': 378_100, 'thread': 419_300, 'profile': 419_300, 'activity': 343_800, 'bookmarks': 416_700, 'drafts': 344_100, 'search': 364_600, 'lists': 427_200}
+LIMITS = {'signin': 265_600, 'home': 377_600, 'thread': 420_600, 'profile': 420_600, 'activity': 341_000, 'bookmarks': 425_700, 'drafts': 348_900, 'search': 371_100, 'lists': 436_100}
 # Issue 48's targets, not enforced: sign-in's first load at most 230 kB,
 # Home's with what it loads after its paint at most 330 kB (issue 33's
 # 210 and 285 kB, for the first loads, were these before).

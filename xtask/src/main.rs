@@ -108,14 +108,16 @@ fn plan_again(listing: &str, measure: bool) -> Result<(), Failure> {
     }
     let dir = Path::new(listing).parent().unwrap_or(Path::new("."));
     let mut joins = measure::Joins::new(dir.join("chunks"), dir.join("measure"), true)?;
-    let groups = if measure {
+    let (hosts, chunks) = hosted(&chunks, &split_modules);
+    let mut groups = if measure {
         choose(&chunks, &split_modules, &mut joins, true)?
     } else {
         plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?
     };
+    groups.extend(hosts);
     for group in &groups {
         let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
-        let measured = if measure && group.stems[0] != plan::MAIN {
+        let measured = if measure && group.stems[0] != plan::MAIN && plan::host_of(group).is_none() {
             format!(", {:.1} KB measured", joins.size(&group.stems)? as f64 / 1000.0)
         } else {
             String::new()
@@ -389,13 +391,17 @@ fn join_chunks(
         }
     }
     let split_modules = map.keys().cloned().collect();
+    // First the chunks that cost no load anything in a split module's own
+    // file (`plan::hosted`); the planner plans the others.
+    let (hosts, chunks) = hosted(&chunks, &split_modules);
     // A release build measures the plans it weighs; a debug one (`trunk
     // serve`) takes the model's best.
     let mut joins = if opt { Some(measure::Joins::new(kept.join("chunks"), kept.join("measure"), opt)?) } else { None };
-    let groups = match &mut joins {
+    let mut groups = match &mut joins {
         Some(joins) => choose(&chunks, &split_modules, joins, false)?,
         None => plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?,
     };
+    groups.extend(hosts);
     let mut joined = Vec::new();
     for group in &groups {
         let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
@@ -443,6 +449,17 @@ fn join_chunks(
         optimize(work, &joined)?;
     }
     Ok(plan::files_of_modules(map, &groups)?)
+}
+
+/// The chunks that go into a split module's own file (`plan::hosted`), and
+/// the chunks left to plan.
+fn hosted(
+    chunks: &[plan::Chunk],
+    split_modules: &std::collections::BTreeSet<String>,
+) -> (Vec<plan::Group>, Vec<plan::Chunk>) {
+    let hosts = plan::hosted(chunks, &plan::loads_of(plan::LOADS, split_modules));
+    let left = chunks.iter().filter(|c| !hosts.iter().any(|g| g.stems[1..].contains(&c.stem))).cloned().collect();
+    (hosts, left)
 }
 
 /// How many of the model's best plans are measured.
@@ -598,6 +615,7 @@ fn with_tags(
         "entries": ENTRIES.iter().map(|(p, s)| [p, s]).collect::<Vec<_>>(),
         "root": root,
         "later": later_groups,
+        "after": AFTER_PAINT,
     });
     let js = path(&format!("{APP}.js"));
     let bg = path(&format!("{APP}_bg.wasm"));
@@ -640,6 +658,12 @@ fn later_groups() -> Result<Vec<String>, Failure> {
     Ok(groups)
 }
 
+/// The split modules whose own file a page's links do not ask for early
+/// (`perchChunks.after`): they come on their own once the page's reads are
+/// answered (`routes::watch_activity_after_paint`), and the chunks the
+/// planner put in their file (`plan::hosted`) with them.
+const AFTER_PAINT: &[&str] = &["background"];
+
 /// Asks for the main module, its glue and loader, and the files of the page
 /// being opened (`perchChunks.entries`): at once, or, when `index.html`
 /// shows the first screen rendered at build time (`perchFirstScreenDue`),
@@ -649,7 +673,8 @@ fn later_groups() -> Result<Vec<String>, Failure> {
 /// gives the app `perchChunks.fetchLinked()`: called once the first page is
 /// drawn, it asks, at low priority, for the files of the pages the page
 /// links to, and again as links appear, until every page's files were asked
-/// for. Only once the page has settled (its `load`, then 3 s, then an idle
+/// for, but the own files of the modules that come after a page's reads
+/// ([`AFTER_PAINT`]). Only once the page has settled (its `load`, then 3 s, then an idle
 /// moment): asked at once, they took the slow network from the page's own
 /// reads (Lighthouse, Home cold: LCP 3.54 -> 4.00 s; docs/performance.md).
 /// A page of a module whose words come later (`perchChunks.later`) asks for
@@ -661,7 +686,8 @@ const STARTER: &str = "(function(c){\
 var asked={},left=0,ric=window.requestIdleCallback||function(f){setTimeout(f,200)};\
 function idle(f){function later(){setTimeout(function(){ric(f)},3000)}\
 if(document.readyState==='complete')later();else addEventListener('load',later,{once:true})}\
-function ask(rel,split){if(asked[split])return;asked[split]=1;left--;var files=(c.modules[split]||[]).slice();\
+function ask(rel,split){if(asked[split])return;asked[split]=1;left--;var files=(c.modules[split]||[]).filter(function(f){\
+return rel!=='prefetch'||!c.after.some(function(m){return f.endsWith('/split_'+m+'.wasm')})});\
 if(c.later.indexOf(split)>=0&&!asked.words&&window.perchLanguage){asked.words=1;files.push('locales/'+window.perchLanguage+'.later.json')}\
 files.forEach(function(f){\
 setTimeout(function(){var l=document.createElement('link');l.rel=rel;l.as='fetch';l.crossOrigin='anonymous';l.href=f;\

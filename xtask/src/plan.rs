@@ -190,6 +190,72 @@ pub fn weighed_cost(groups: &[Group], sizes: &[u64], loads: &[(BTreeSet<String>,
         .sum()
 }
 
+/// The split module of the whole app's start (`routes::Shell`): every page
+/// but a signed-out sign-in loads it before any other split module, and a
+/// module loaded on demand (`composing`, `sending`) comes after it.
+pub const APP_SHELL: &str = "app_shell";
+
+/// The prefix of a split module's file: `split_<module>.wasm`.
+pub const SPLIT_FILE: &str = "split_";
+
+/// The chunks that go into a split module's own file before any planning:
+/// a chunk joins the file of a split module `H` (one of its users if one
+/// will do) when the loads that need the chunk are exactly the loads that
+/// have `H` (and there are some), and
+/// every user is in some load (or the host is [`APP_SHELL`]). No load then
+/// fetches a byte more, and each fetches one file fewer. Answers
+/// a group per host, `split_<H>` first, then its chunks in the splitter's
+/// order; the first such user, by name, is the host.
+pub fn hosted(chunks: &[Chunk], loads: &[(BTreeSet<String>, u64)]) -> Vec<Group> {
+    let having = |m: &String| -> Vec<usize> {
+        loads.iter().enumerate().filter(|(_, (l, _))| l.contains(m)).map(|(i, _)| i).collect()
+    };
+    let mut hosts: Vec<Group> = Vec::new();
+    for chunk in chunks {
+        let needing: Vec<usize> =
+            loads.iter().enumerate().filter(|(_, (l, _))| !l.is_disjoint(&chunk.users)).map(|(i, _)| i).collect();
+        // A user no load names (a feature loaded on demand, as the
+        // composer's) would fetch the host's whole file when it comes,
+        // unless the host is [`APP_SHELL`], which is there before it.
+        let on_demand = chunk.users.iter().any(|u| having(u).is_empty());
+        if needing.is_empty() {
+            continue;
+        }
+        // Its users first; else a module every load that needs it has (the
+        // app's shell, for the code every page shares but the shell itself).
+        let others: BTreeSet<&String> =
+            loads.iter().flat_map(|(l, _)| l.iter()).filter(|m| !chunk.users.contains(*m)).collect();
+        let Some(host) =
+            chunk.users.iter().chain(others).find(|h| having(h) == needing && (!on_demand || *h == APP_SHELL))
+        else {
+            continue;
+        };
+        let head = format!("{SPLIT_FILE}{host}");
+        match hosts.iter_mut().find(|g| g.stems[0] == head) {
+            Some(group) => {
+                group.stems.push(chunk.stem.clone());
+                group.users.extend(chunk.users.iter().cloned());
+                group.bytes += chunk.bytes;
+            }
+            None => hosts.push(Group {
+                stems: vec![head, chunk.stem.clone()],
+                users: chunk.users.clone(),
+                bytes: chunk.bytes,
+            }),
+        }
+    }
+    for group in &mut hosts {
+        group.stems[1..].sort_by_key(|s| number(s));
+    }
+    hosts.sort_by(|a, b| a.stems[0].cmp(&b.stems[0]));
+    hosts
+}
+
+/// The split module whose own file `group` is (`split_<module>`), if it is one.
+pub fn host_of(group: &Group) -> Option<&str> {
+    group.stems[0].strip_prefix(SPLIT_FILE)
+}
+
 /// The loads of [`LOADS`] as sets of the split modules that exist.
 pub fn loads_of(loads: &[(&str, &[&str], u64)], split_modules: &BTreeSet<String>) -> Vec<(BTreeSet<String>, u64)> {
     loads
@@ -404,7 +470,7 @@ pub fn loads_with(groups: &[Group], loads: &[(&'static str, &[&str], u64)]) -> V
             let load: BTreeSet<String> = modules.iter().map(|m| m.to_string()).collect();
             let mine: Vec<&Group> =
                 groups.iter().filter(|g| g.stems[0] == MAIN || !g.users.is_disjoint(&load)).collect();
-            let files = 1 + modules.len() + mine.iter().filter(|g| g.stems[0] != MAIN).count();
+            let files = 1 + modules.len() + mine.iter().filter(|g| g.stems[0] != MAIN && host_of(g).is_none()).count();
             (*name, mine.iter().map(|g| g.bytes).sum(), files)
         })
         .collect()
@@ -429,8 +495,15 @@ fn number(stem: &str) -> u64 {
 /// after a comment naming its users, and one `export const
 /// __wasm_split_load_<module> = wrapAsyncCb(makeLoad(…, [<chunks>]));` per
 /// split module; anything else is kept as it is.
+///
+/// A chunk in a split module's own file ([`hosted`]) is loaded by loading
+/// that module: its module's load becomes `const __split_<module> =
+/// makeLoad(…)`, waiting for none of its own chunks, and the others wait for
+/// `() => __split_<module>()`, called only once the page is running, so the
+/// order the loads are written in does not matter.
 pub fn loader(js: &str, groups: &[Group]) -> Result<String, String> {
     let var = |stem: &str| format!("__{stem}");
+    let hosts: BTreeSet<String> = groups.iter().filter(|g| host_of(g).is_some()).map(|g| var(&g.stems[0])).collect();
     let kept: HashMap<String, String> =
         groups.iter().flat_map(|g| g.stems.iter().map(|s| (var(s), var(&g.stems[0])))).collect();
     let mut out = String::new();
@@ -462,22 +535,41 @@ pub fn loader(js: &str, groups: &[Group]) -> Result<String, String> {
         } else {
             let end = at + rest[at..].find("]));\n").ok_or("a split module's load does not end as expected")?;
             let open = rest[..end].rfind('[').filter(|&o| o > at).ok_or("a split module's load lists no chunks")?;
+            let name_at = at + "export const __wasm_split_load_".len();
+            let module =
+                &rest[name_at..name_at + rest[name_at..].find(' ').ok_or("a split module's load has no name")?];
+            let own = var(&format!("{SPLIT_FILE}{module}"));
             let mut waits: Vec<String> = Vec::new();
             for dep in rest[open + 1..end].split(',').map(str::trim).filter(|d| !d.is_empty()) {
                 let target = kept.get(dep).ok_or_else(|| format!("{dep} is not in the plan"))?;
-                if *target == var(MAIN) {
+                if *target == var(MAIN) || *target == own {
                     continue;
                 }
-                if !defined.contains(target) {
+                let wait = if hosts.contains(target) {
+                    format!("() => {target}()")
+                } else if defined.contains(target) {
+                    target.clone()
+                } else {
                     return Err(format!("{target} is used before it is defined"));
-                }
-                if !waits.contains(target) {
-                    waits.push(target.clone());
+                };
+                if !waits.contains(&wait) {
+                    waits.push(wait);
                 }
             }
-            out.push_str(&rest[..open + 1]);
-            out.push_str(&waits.join(", "));
-            rest = &rest[end..];
+            if hosts.contains(&own) {
+                // `export const X = wrapAsyncCb(makeLoad(` → `const own = makeLoad(`.
+                let call = rest[at..].find("wrapAsyncCb(makeLoad(").ok_or("a split module's load is not wrapped")?;
+                out.push_str(&rest[..at]);
+                out.push_str(&format!("const {own} = makeLoad("));
+                out.push_str(&rest[at + call + "wrapAsyncCb(makeLoad(".len()..open + 1]);
+                out.push_str(&waits.join(", "));
+                out.push_str(&format!("]);\nexport const __wasm_split_load_{module} = wrapAsyncCb({own})"));
+                rest = &rest[end + "]))".len()..];
+            } else {
+                out.push_str(&rest[..open + 1]);
+                out.push_str(&waits.join(", "));
+                rest = &rest[end..];
+            }
         }
     }
     out.push_str(rest);
@@ -654,6 +746,82 @@ export const __wasm_split_load_a = wrapAsyncCb(makeLoad(() => {\n    const src =
         assert!(js.starts_with("import { initSync }"), "{js}");
         // A chunk the plan does not know stops the build.
         assert!(loader(LOADER, &groups[..1]).is_err());
+    }
+
+    #[test]
+    fn a_chunk_goes_into_the_module_every_load_that_needs_it_has() {
+        // Every load with b or c has a: chunk 1 goes into a's file; chunk 2,
+        // needed by the load of b alone, into b's; chunks 3 (b and d) and 4
+        // stay chunks: no load has d, which would fetch b's file when it comes.
+        let loads: Vec<(BTreeSet<String>, u64)> = vec![
+            (modules(&["a", "b"]), 1),
+            (modules(&["a", "c"]), 1),
+            (modules(&["e"]), 1),
+            (modules(&["a", "b", "e"]), 1),
+        ];
+        let chunks = [
+            chunk(1, 100, &["a", "b", "c"]),
+            chunk(2, 50, &["b"]),
+            chunk(3, 70, &["b", "d"]),
+            chunk(4, 30, &["d"]),
+            chunk(5, 20, &["a", "c"]),
+        ];
+        let hosts = hosted(&chunks, &loads);
+        assert_eq!(
+            hosts.iter().map(|g| g.stems.clone()).collect::<Vec<_>>(),
+            [vec!["split_a".to_string(), "chunk_1".into(), "chunk_5".into()], vec!["split_b".into(), "chunk_2".into()]]
+        );
+        assert_eq!(host_of(&hosts[0]), Some("a"));
+        // No load fetches more: each load's modules' chunks, before and after.
+        let files_before = |load: &BTreeSet<String>| chunks.iter().filter(|c| !c.users.is_disjoint(load)).count();
+        for (load, _) in &loads {
+            let hosted_here =
+                hosts.iter().filter(|g| load.contains(host_of(g).unwrap())).map(|g| g.stems.len() - 1).sum::<usize>();
+            let needed_hosted = hosts
+                .iter()
+                .flat_map(|g| &g.stems[1..])
+                .filter(|s| chunks.iter().any(|c| &c.stem == *s && !c.users.is_disjoint(load)))
+                .count();
+            assert_eq!(hosted_here, needed_hosted, "{load:?} ({} chunks before)", files_before(load));
+        }
+        // A module loaded on demand after the app's shell (f, in no load):
+        // its chunks shared with the shell go into the shell's file; chunk 8
+        // is every page's but not the shell's own, and the shell is in every
+        // load that needs it.
+        let loads: Vec<(BTreeSet<String>, u64)> =
+            vec![(modules(&[APP_SHELL, "b"]), 1), (modules(&[APP_SHELL, "c"]), 1)];
+        let chunks =
+            [chunk(6, 100, &[APP_SHELL, "b", "c", "f"]), chunk(7, 100, &["b", "f"]), chunk(8, 100, &["b", "c", "f"])];
+        let hosts = hosted(&chunks, &loads);
+        assert_eq!(
+            hosts.iter().map(|g| g.stems.clone()).collect::<Vec<_>>(),
+            [vec![format!("split_{APP_SHELL}"), "chunk_6".into(), "chunk_8".into()]]
+        );
+    }
+
+    #[test]
+    fn a_chunk_in_a_module_file_is_loaded_by_loading_that_module() {
+        let groups = [
+            Group {
+                stems: vec!["split_a".into(), "chunk_1".into(), "chunk_2".into()],
+                users: modules(&["a", "b"]),
+                bytes: 0,
+            },
+            Group { stems: vec!["chunk_3".into()], users: modules(&["b"]), bytes: 0 },
+        ];
+        let js = loader(LOADER, &groups).unwrap();
+        assert!(!js.contains("const __chunk_1") && !js.contains("const __chunk_2"), "{js}");
+        // b waits for a's file, through a call made at load time (a's load is written after b's).
+        assert!(js.contains("split_b.wasm\", import.meta.url));\n}\n, [() => __split_a(), __chunk_3]));"), "{js}");
+        // a's load waits for none of its own chunks, and is still exported.
+        assert!(js.contains("const __split_a = makeLoad(() => {\n    const src = fetch(new URL(\"./split_a.wasm\", import.meta.url));\n}\n, []);\nexport const __wasm_split_load_a = wrapAsyncCb(__split_a);\n"), "{js}");
+        let map = HashMap::from([
+            ("a".to_string(), vec!["chunk_1".into(), "chunk_2".into(), "split_a".into()]),
+            ("b".to_string(), vec!["chunk_1".into(), "chunk_3".into(), "split_b".into()]),
+        ]);
+        let files = files_of_modules(&map, &groups).unwrap();
+        assert_eq!(files["a"], ["split_a"]);
+        assert_eq!(files["b"], ["split_a", "chunk_3", "split_b"]);
     }
 
     #[test]
