@@ -674,9 +674,9 @@ const AFTER_PAINT: &[&str] = &["background"];
 /// drawn, it asks, at low priority, for the files of the pages the page
 /// links to, and again as links appear, until every page's files were asked
 /// for, but the own files of the modules that come after a page's reads
-/// ([`AFTER_PAINT`]). Only once the page has settled (its `load`, then 3 s, then an idle
-/// moment): asked at once, they took the slow network from the page's own
-/// reads (Lighthouse, Home cold: LCP 3.54 -> 4.00 s; docs/performance.md).
+/// ([`AFTER_PAINT`]). Only once the page has settled (its `load`, then 3 s,
+/// then an idle moment): asked at once, they took the slow network from the
+/// page's own reads (Lighthouse, Home cold: LCP 3.54 -> 4.00 s; docs/performance.md).
 /// A page of a module whose words come later (`perchChunks.later`) asks for
 /// them too, once, in the language the start chose (`perchLanguage`).
 /// Each file is asked for in a task of its own: a `<link>` that starts a

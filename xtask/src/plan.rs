@@ -199,13 +199,12 @@ pub const APP_SHELL: &str = "app_shell";
 pub const SPLIT_FILE: &str = "split_";
 
 /// The chunks that go into a split module's own file before any planning:
-/// a chunk joins the file of a split module `H` (one of its users if one
-/// will do) when the loads that need the chunk are exactly the loads that
-/// have `H` (and there are some), and
-/// every user is in some load (or the host is [`APP_SHELL`]). No load then
-/// fetches a byte more, and each fetches one file fewer. Answers
-/// a group per host, `split_<H>` first, then its chunks in the splitter's
-/// order; the first such user, by name, is the host.
+/// a chunk joins the file of a split module `H` when the loads that need the
+/// chunk are exactly the loads that have `H` (and there are some), and every
+/// user is in some load (or `H` is [`APP_SHELL`]). No load then fetches a
+/// byte more, and each fetches one file fewer. `H` is the first such user by
+/// name, else the first such other module. Answers a group per host,
+/// `split_<H>` first, then its chunks in the splitter's order.
 pub fn hosted(chunks: &[Chunk], loads: &[(BTreeSet<String>, u64)]) -> Vec<Group> {
     let having = |m: &String| -> Vec<usize> {
         loads.iter().enumerate().filter(|(_, (l, _))| l.contains(m)).map(|(i, _)| i).collect()
@@ -214,13 +213,13 @@ pub fn hosted(chunks: &[Chunk], loads: &[(BTreeSet<String>, u64)]) -> Vec<Group>
     for chunk in chunks {
         let needing: Vec<usize> =
             loads.iter().enumerate().filter(|(_, (l, _))| !l.is_disjoint(&chunk.users)).map(|(i, _)| i).collect();
+        if needing.is_empty() {
+            continue;
+        }
         // A user no load names (a feature loaded on demand, as the
         // composer's) would fetch the host's whole file when it comes,
         // unless the host is [`APP_SHELL`], which is there before it.
         let on_demand = chunk.users.iter().any(|u| having(u).is_empty());
-        if needing.is_empty() {
-            continue;
-        }
         // Its users first; else a module every load that needs it has (the
         // app's shell, for the code every page shares but the shell itself).
         let others: BTreeSet<&String> =
