@@ -190,9 +190,9 @@ pub fn weighed_cost(groups: &[Group], sizes: &[u64], loads: &[(BTreeSet<String>,
         .sum()
 }
 
-/// The split module of the whole app's start (`routes::Shell`): every page
-/// but a signed-out sign-in loads it before any other split module, and a
-/// module loaded on demand (`composing`, `sending`) comes after it.
+/// The split module of the whole app's start, not built today (its patch:
+/// docs/experiments/app-shell.diff): every page but a signed-out sign-in
+/// would load it before any other, and a module loaded on demand after it.
 pub const APP_SHELL: &str = "app_shell";
 
 /// The prefix of a split module's file: `split_<module>.wasm`.
