@@ -2,7 +2,7 @@
 # The direction check (`make test-lint`, docs/app.md "Rooms"): in the app,
 # imports run one way, from the pages down to the words:
 #
-#   routes → components → timeline → store → account → api → nav → browser → i18n, text, order
+#   routes → components → timeline → store → account → api → nav → browser → i18n, text, order, reactive
 #
 # A file may name (`crate::room…`) its own room and rooms on lower floors,
 # never a room on its floor or above. (The timeline reads through the
@@ -30,7 +30,7 @@ floor() {
     api) echo 4 ;;
     nav) echo 3 ;;
     browser) echo 2 ;;
-    i18n | text | order | test_rng) echo 1 ;;
+    i18n | text | order | reactive | test_rng) echo 1 ;;
     *) echo "" ;;
   esac
 }

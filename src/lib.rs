@@ -28,6 +28,7 @@ pub mod components;
 pub mod i18n;
 pub mod nav;
 pub mod order;
+pub mod reactive;
 pub mod routes;
 pub mod store;
 #[cfg(test)]

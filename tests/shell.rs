@@ -179,3 +179,39 @@ fn the_later_words_join_the_start_ones() {
     js_sys::Reflect::delete_property(&later, &first_key).unwrap();
     assert!(language::read(Language::En, &later).is_err(), "a part without one of its keys");
 }
+
+/// An effect that depends on a memo without reading it (the account menu's
+/// closing on the address, search's paging) runs again when the memo's value
+/// changes, even when nothing else has read the memo: `Memo::track` alone
+/// leaves such a memo uncomputed, deaf to its sources, and the effect with it.
+#[wasm_bindgen_test]
+async fn an_effect_on_a_memo_nobody_reads_runs_again_when_the_memo_changes() {
+    let address = RwSignal::new("/".to_owned());
+    let runs = StoredValue::new(0u32);
+    // Mounted for its owner and the executor mounting starts.
+    let handle = leptos::mount::mount_to(common::container(), move || {
+        let path = Memo::new(move |_| address.get());
+        Effect::new(move |_| {
+            perch::reactive::depend_on(path);
+            runs.update_value(|n| *n += 1);
+        });
+    });
+    let ran = |times: u32| async move {
+        for _ in 0..100 {
+            if runs.get_value() >= times {
+                return;
+            }
+            leptos::task::tick().await;
+        }
+    };
+    ran(1).await;
+    address.set("/settings".to_owned());
+    ran(2).await;
+    assert_eq!(runs.get_value(), 2, "the effect ran once more for the new address");
+    address.set("/settings".to_owned());
+    for _ in 0..5 {
+        leptos::task::tick().await;
+    }
+    assert_eq!(runs.get_value(), 2, "an address set again unchanged runs nothing");
+    drop(handle);
+}

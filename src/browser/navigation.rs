@@ -75,7 +75,7 @@ pub fn install() {
 /// Forward. Read once per change: it forgets the Back it has seen.
 pub fn returning_to<T: Clone + PartialEq + Send + Sync + 'static>(shown: Memo<T>) -> Memo<bool> {
     Memo::new(move |_| {
-        shown.track();
+        crate::reactive::depend_on(shown);
         RETURNING.swap(false, Ordering::SeqCst)
     })
 }

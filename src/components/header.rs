@@ -80,8 +80,8 @@ fn AccountMenu() -> impl IntoView {
     // on a click outside it: it never stays open over the next page.
     let location = leptos_router::hooks::use_location();
     Effect::new(move |_| {
-        location.pathname.track();
-        location.search.track();
+        crate::reactive::depend_on(location.pathname);
+        crate::reactive::depend_on(location.search);
         close(false);
     });
     // Inside by the path the click took when it began: a button inside

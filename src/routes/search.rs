@@ -255,11 +255,11 @@ fn PostsFound(found: Memo<Found>, wanted: Memo<Vec<String>>, shown: RwSignal<usi
     let drawn = RwSignal::new(crate::browser::pace::FIRST_SCREEN);
     let round = StoredValue::new(0u64);
     Effect::new(move |_| {
-        wanted.track();
+        crate::reactive::depend_on(wanted);
         drawn.set(crate::browser::pace::FIRST_SCREEN);
     });
     Effect::new(move |_| {
-        found.track();
+        crate::reactive::depend_on(found);
         round.update_value(|r| *r += 1);
         let mine = round.get_value();
         while_shown(async move {
