@@ -62,7 +62,6 @@ pub fn App() -> impl IntoView {
             own_task(store::outbox::read()),
         )
         .await;
-        let kept = own_task(async { config.as_ref().ok().and_then(|config| routes::parse_kept(config, kept)) }).await;
         yield_now().await;
         (words, config, kept, waiting)
     });

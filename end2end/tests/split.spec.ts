@@ -41,6 +41,28 @@ test('each page opens on a direct load, its module asked for by index.html', asy
   await expectAccessible(page);
 });
 
+test('a signed-out visit to sign in loads nothing of the whole app, which comes with a link elsewhere or the sign-in', async ({ page }) => {
+  const files = async () => (await modulesAsked(page)).map((a) => a.file);
+  await page.goto('/signin');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in');
+  await expect(page.getByRole('combobox', { name: /language/i })).toBeVisible();
+  expect(await files()).not.toContain('split_app_shell.wasm');
+  // A link elsewhere: the whole app comes and draws that page, signed out.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByText('Perch shows your timeline once you have signed in.')).toBeVisible();
+  await expect(page.getByRole('search', { name: 'Find someone' })).toBeVisible();
+  expect(await files()).toContain('split_app_shell.wasm');
+
+  // Signed in with a token from a fresh signed-out start: the page it goes on to is the whole app's.
+  const fresh = await page.context().newPage();
+  await fresh.goto('/signin?next=%2Factivity');
+  await fresh.getByLabel('Access token', { exact: true }).fill(token('mira'));
+  await fresh.getByRole('button', { name: 'Sign in with token' }).click();
+  await expect(fresh.getByRole('heading', { level: 1 })).toHaveText('Activity');
+  await expect(fresh.getByRole('banner').getByRole('link', { name: /^Activity/ })).toBeVisible();
+  await expect(fresh.locator('.account-menu summary')).toHaveText('@mira');
+});
+
 test('a page reached by a link loads its module, and the pages it links to come early', async ({ page }) => {
   await signInWithToken(page, 'mira');
   await page.goto('/');

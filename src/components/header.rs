@@ -41,6 +41,28 @@ pub fn SiteHeader() -> impl IntoView {
     }
 }
 
+/// The header of a signed-out visit to the sign-in page (and the OAuth
+/// callback), drawn by the main module alone: the name, Home and Sign in.
+/// Find someone, which reads through the store, is in the whole app's
+/// header ([`SiteHeader`]), where a signed-out visitor finds it too.
+#[component]
+pub fn SignedOutHeader() -> impl IntoView {
+    let location = leptos_router::hooks::use_location();
+    let href = move || crate::account::oauth::signin_href(&here(&location.pathname.get(), &location.search.get()));
+    view! {
+        <a class="skip-link" href="#main">{t::skip_to_content()}</a>
+        <header class="site-header">
+            <A href=AppPath::Home.href() attr:class="brand">"Perch"</A>
+            <nav aria-label=t::nav_main()>
+                <ul>
+                    <li><A href=AppPath::Home.href()>{t::nav_home()}</A></li>
+                    <li><A href=href>{t::sign_in()}</A></li>
+                </ul>
+            </nav>
+        </header>
+    }
+}
+
 /// Activity, with the account's unread count; its name says the count to
 /// assistive technology.
 #[component]

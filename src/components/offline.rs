@@ -17,9 +17,20 @@ use leptos::prelude::*;
 /// it was saved.
 #[component]
 pub fn OfflineNotice() -> impl IntoView {
+    notice(use_store().copy_saved())
+}
+
+/// The offline notice of the signed-out start (and of the sign-in page
+/// rendered at build time), which shows no local copy.
+#[component]
+pub fn OfflinePlace() -> impl IntoView {
+    notice(None)
+}
+
+/// The notice, `saved` being when the local copy shown was saved.
+fn notice(saved: Option<f64>) -> impl IntoView {
     let online = browser_online();
     let api = use_api();
-    let saved = use_store().copy_saved();
     let notice = move || {
         let reach = api.reach();
         let offline = !online.get();

@@ -35,13 +35,19 @@ use perch_model::ClientConfig;
 
 pub use not_found::NotFound;
 
-/// The header and the routed pages, with `config` in context; the store
-/// and the home timeline start from the local copy `kept` when it is the
-/// signed-in account's.
+/// The app's start: the session, the API client and `config` in context,
+/// then, for a signed-out visit to the sign-in page or the OAuth callback,
+/// the signed-out start ([`signed_out_start`], in the main module); for any
+/// other address, or once the visitor leaves those two, the whole app's
+/// start ([`app_shell`], split out: the store, the home timeline, the
+/// outbox, the header and every route), which starts from the local copy
+/// `kept` when it is the signed-in account's.
 #[component]
 pub fn Shell(
     config: ClientConfig,
-    #[prop(default = None)] kept: Option<Kept>,
+    /// The local copy as `index.html` read it: (account, text).
+    #[prop(default = None)]
+    kept: Option<(String, String)>,
     /// The account's outbox as `index.html` read it.
     #[prop(default = None)]
     waiting: Option<(String, String)>,
@@ -55,11 +61,92 @@ pub fn Shell(
     session.when_account_ends(crate::browser::web_storage::forget_account);
     session.when_account_ends(|account, _| crate::api::refresh::forget(account));
     let api = crate::api::Api::new(&config, session);
-    provide_context(api.clone());
+    provide_context(api);
     provide_context(session);
-    let store = crate::store::Store::new(session, api.clone());
-    crate::store::mutes::Mutes::provide(session);
     crate::browser::navigation::install();
+    provide_context(config);
+    crate::browser::clock::provide();
+    crate::browser::service_worker::register_service_worker();
+    let signed_out_page = !session.is_signed_in()
+        && window()
+            .location()
+            .pathname()
+            .ok()
+            .is_some_and(|p| p == crate::nav::AppPath::SignIn.href() || p == crate::account::oauth::CALLBACK_PATH);
+    // Set once: the whole app, from the start or from the moment the
+    // signed-out start is left; `true` when it comes after that start.
+    let whole = RwSignal::new((!signed_out_page).then_some(false));
+    move || match whole.get() {
+        None => signed_out_start(whole),
+        Some(after) => {
+            let (kept, waiting) = (kept.clone(), waiting.clone());
+            later(
+                app_shell::GROUP,
+                app_shell::load,
+                move || app_shell::draw(kept.clone(), waiting.clone(), after),
+                Meanwhile::Nothing,
+            )
+        }
+    }
+}
+
+/// A signed-out visit to the sign-in page or the OAuth callback: the
+/// signed-out header and those two pages, with nothing of an account's
+/// (no store, timeline or outbox: they are the split `app_shell`). Any
+/// other address, reached by a link or after signing in, loads the whole
+/// app's start and hands over to it (`whole`), this start's page kept on
+/// screen until it has come.
+fn signed_out_start(whole: RwSignal<Option<bool>>) -> AnyView {
+    let (header_due, pages_due) = (RwSignal::new(false), RwSignal::new(false));
+    leptos::task::spawn_local(async move {
+        crate::browser::pace::yield_now().await;
+        if header_due.try_set(true).is_none() {
+            crate::browser::pace::yield_now().await;
+            let _ = pages_due.try_set(true);
+        }
+    });
+    let elsewhere = move || {
+        // Not while this start is drawn: the whole app takes its place
+        // once its module is here (or could not come: it then says so).
+        leptos::task::spawn_local(async move {
+            let _ = app_shell::load().await;
+            let _ = whole.try_set(Some(true));
+        });
+        view! { <main id="main" class="page" aria-busy="true"></main> }
+    };
+    view! {
+        <Router>
+            {move || header_due.get().then(|| {
+                crate::browser::boot::header_drawn();
+                view! {
+                    <crate::components::header::SignedOutHeader/>
+                    <crate::components::offline::OfflinePlace/>
+                    <crate::components::offline::UpdateNotice/>
+                }
+                .into_any()
+            })}
+            {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
+            <Routes fallback=elsewhere>
+                <Route path=path!("/signin") view=signin::SignIn/>
+                <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
+            </Routes>
+            }.into_any() }}
+        </Router>
+    }
+    .into_any()
+}
+
+// The whole app's start, for every address but a signed-out visit to the
+// sign-in page and the OAuth callback: split out of the main module, so a
+// first visit to sign in loads none of it (docs/size.md, "The start
+// without the account"). `after`: it takes over from the signed-out start,
+// whose header and page were drawn: its own are drawn at once.
+lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<(String, String)>, after: bool) {
+    let (session, api) = (crate::account::session::use_session(), crate::api::use_api());
+    let config = expect_context::<ClientConfig>();
+    let kept = parse_kept(&config, kept);
+    let store = crate::store::Store::new(session, api);
+    crate::store::mutes::Mutes::provide(session);
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     crate::browser::marks::mark("perch:shell");
     let saving = start_from_copy(&store, &timeline, kept, &config);
@@ -79,9 +166,6 @@ pub fn Shell(
     if let Some(bound) = saving {
         provide_context(bound);
     }
-    provide_context(config);
-    crate::browser::clock::provide();
-    crate::browser::service_worker::register_service_worker();
     let help = crate::browser::shortcuts::Help(RwSignal::new(false));
     crate::browser::shortcuts::install(help);
     provide_context(help);
@@ -90,15 +174,18 @@ pub fn Shell(
     // Drawn a task at a time after this one: the header (which takes the
     // place of `index.html`'s frame), then the page, its shape shown
     // meanwhile as the frame showed it. One task for all was long on a slow
-    // phone (issue 37).
-    let (header_due, pages_due) = (RwSignal::new(false), RwSignal::new(false));
-    leptos::task::spawn_local(async move {
-        crate::browser::pace::yield_now().await;
-        if header_due.try_set(true).is_none() {
+    // phone (issue 37). After the signed-out start, at once: its header and
+    // page were on screen until now.
+    let (header_due, pages_due) = (RwSignal::new(after), RwSignal::new(after));
+    if !after {
+        leptos::task::spawn_local(async move {
             crate::browser::pace::yield_now().await;
-            let _ = pages_due.try_set(true);
-        }
-    });
+            if header_due.try_set(true).is_none() {
+                crate::browser::pace::yield_now().await;
+                let _ = pages_due.try_set(true);
+            }
+        });
+    }
     crate::browser::marks::mark("perch:shell-ready");
     view! {
         <Router>
@@ -134,7 +221,7 @@ pub fn Shell(
             }.into_any() }}
         </Router>
     }
-}
+} }
 
 lazy! { extras, fn shortcuts_help() { view! { <crate::components::shortcuts_help::ShortcutsHelp/> } } }
 

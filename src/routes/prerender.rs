@@ -8,7 +8,7 @@
 
 use super::signin::SignIn;
 use crate::account::session::Session;
-use crate::components::header::SiteHeader;
+use crate::components::header::SignedOutHeader;
 use crate::i18n::{self, language, t, Language};
 use leptos::prelude::*;
 use leptos_router::components::Router;
@@ -72,15 +72,14 @@ fn signin_screen(catalog: i18n::Catalog) -> (String, String) {
         };
         let session = Session::nobody();
         let api = crate::api::Api::new(&config, session);
-        provide_context(crate::store::Store::new(session, api.clone()));
         provide_context(api);
         provide_context(session);
         provide_context(config);
         provide_context(RequestUrl::new(crate::nav::AppPath::SignIn.href().as_str()));
         let html = view! {
             <Router>
-                <SiteHeader/>
-                <crate::components::offline::OfflineNotice/>
+                <SignedOutHeader/>
+                <crate::components::offline::OfflinePlace/>
                 <SignIn/>
             </Router>
         }

@@ -109,12 +109,12 @@ fn plan_again(listing: &str, measure: bool) -> Result<(), Failure> {
     let dir = Path::new(listing).parent().unwrap_or(Path::new("."));
     let mut joins = measure::Joins::new(dir.join("chunks"), dir.join("measure"), true)?;
     let (hosts, chunks) = hosted(&chunks, &split_modules);
-    let mut groups = if measure {
+    let groups = if measure {
         choose(&chunks, &split_modules, &mut joins, true)?
     } else {
         plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?
     };
-    groups.extend(hosts);
+    let groups = plan::with_hosted(groups, hosts);
     for group in &groups {
         let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
         let measured = if measure && group.stems[0] != plan::MAIN && plan::host_of(group).is_none() {
@@ -173,7 +173,7 @@ fn web() -> Result<(), Failure> {
     if opt {
         optimize(&work, &files_of(&work)?)?;
     }
-    let modules = join_chunks(&work, &main_split, &split.prefetch_map, opt)?;
+    let modules = with_app_shell(join_chunks(&work, &main_split, &split.prefetch_map, opt)?);
     fs::remove_file(&main_split)?;
     if release {
         minify(&work)?;
@@ -397,11 +397,11 @@ fn join_chunks(
     // A release build measures the plans it weighs; a debug one (`trunk
     // serve`) takes the model's best.
     let mut joins = if opt { Some(measure::Joins::new(kept.join("chunks"), kept.join("measure"), opt)?) } else { None };
-    let mut groups = match &mut joins {
+    let groups = match &mut joins {
         Some(joins) => choose(&chunks, &split_modules, joins, false)?,
         None => plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?,
     };
-    groups.extend(hosts);
+    let groups = plan::with_hosted(groups, hosts);
     let mut joined = Vec::new();
     for group in &groups {
         let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
@@ -451,6 +451,28 @@ fn join_chunks(
     Ok(plan::files_of_modules(map, &groups)?)
 }
 
+/// The split modules a page loads without `plan::APP_SHELL`: signed out,
+/// the sign-in page draws from the main module's start.
+const WITHOUT_APP_SHELL: &[&str] = &["page_signin"];
+
+/// Each split module's files with `plan::APP_SHELL`'s first, but for the
+/// modules in [`WITHOUT_APP_SHELL`]: what `index.html` fetches for a page
+/// and `make size` counts.
+fn with_app_shell(
+    mut modules: std::collections::HashMap<String, Vec<String>>,
+) -> std::collections::HashMap<String, Vec<String>> {
+    let Some(shell) = modules.get(plan::APP_SHELL).cloned() else { return modules };
+    for (module, files) in modules.iter_mut() {
+        if module == plan::APP_SHELL || WITHOUT_APP_SHELL.contains(&module.as_str()) {
+            continue;
+        }
+        let own: Vec<String> = files.drain(..).filter(|f| !shell.contains(f)).collect();
+        files.extend(shell.iter().cloned());
+        files.extend(own);
+    }
+    modules
+}
+
 /// The chunks that go into a split module's own file (`plan::hosted`), and
 /// the chunks left to plan.
 fn hosted(
@@ -483,7 +505,9 @@ fn choose(
     for (modelled, groups) in candidates.into_iter().take(MEASURED_PLANS) {
         let mut sizes = Vec::new();
         for group in &groups {
-            sizes.push(if group.stems[0] == plan::MAIN { group.bytes } else { joins.size(&group.stems)? });
+            // The main module's and a split module's own file: the model's.
+            let modelled = group.stems[0] == plan::MAIN || plan::host_of(group).is_some();
+            sizes.push(if modelled { group.bytes } else { joins.size(&group.stems)? });
         }
         let measured = plan::weighed_cost(&groups, &sizes, &loads, plan::MODEL.per_request);
         if say {

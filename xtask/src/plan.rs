@@ -36,16 +36,16 @@ use std::collections::{BTreeSet, HashMap};
 /// [`MAX_FILES`].
 pub const LOADS: &[(&str, &[&str], u64)] = &[
     ("sign-in", &["page_signin"], 8),
-    ("Home", &["page_home"], 8),
-    ("Home, then the checks", &["page_home", "background"], 1),
-    ("a thread, a profile", &["pages"], 4),
-    ("a thread, a profile, then the checks", &["pages", "background"], 1),
-    ("Activity", &["page_activity", "background"], 2),
-    ("Settings", &["extras", "background"], 1),
-    ("Bookmarks", &["page_bookmarks", "background"], 1),
-    ("Drafts", &["page_drafts", "background"], 1),
-    ("Search", &["page_search", "background"], 1),
-    ("Lists", &["page_lists", "background"], 1),
+    ("Home", &["app_shell", "page_home"], 8),
+    ("Home, then the checks", &["app_shell", "page_home", "background"], 1),
+    ("a thread, a profile", &["app_shell", "pages"], 4),
+    ("a thread, a profile, then the checks", &["app_shell", "pages", "background"], 1),
+    ("Activity", &["app_shell", "page_activity", "background"], 2),
+    ("Settings", &["app_shell", "extras", "background"], 1),
+    ("Bookmarks", &["app_shell", "page_bookmarks", "background"], 1),
+    ("Drafts", &["app_shell", "page_drafts", "background"], 1),
+    ("Search", &["app_shell", "page_search", "background"], 1),
+    ("Lists", &["app_shell", "page_lists", "background"], 1),
 ];
 
 /// The main module's name in a plan: a chunk joined into it is loaded by
@@ -139,14 +139,17 @@ pub fn plans(
     }
     for mut groups in candidates {
         for g in &mut groups {
-            let from = usize::from(g.stems[0] == MAIN);
+            let from = usize::from(g.stems[0] == MAIN || host_of(g).is_some());
             g.stems[from..].sort_by_key(|s| number(s));
         }
-        groups.sort_by_key(|g| if g.stems[0] == MAIN { 0 } else { 1 + number(&g.stems[0]) });
+        groups.sort_by_key(order);
         let groups: Vec<Group> = groups
             .into_iter()
-            .filter(|g| g.stems.len() > 1 || g.stems[0] != MAIN)
-            .map(|g| Group { bytes: g.bytes + if g.stems[0] == MAIN { 0 } else { model.file_bytes }, ..g })
+            .filter(|g| g.stems.len() > 1 || (g.stems[0] != MAIN && host_of(g).is_none()))
+            .map(|g| {
+                let own_file = g.stems[0] != MAIN && host_of(&g).is_none();
+                Group { bytes: g.bytes + if own_file { model.file_bytes } else { 0 }, ..g }
+            })
             .collect();
         let sizes: Vec<u64> = groups.iter().map(|g| g.bytes).collect();
         let cost = weighed_cost(&groups, &sizes, &loads, model.per_request);
@@ -181,6 +184,10 @@ pub fn weighed_cost(groups: &[Group], sizes: &[u64], loads: &[(BTreeSet<String>,
             for (g, group) in groups.iter().enumerate() {
                 if group.stems[0] == MAIN {
                     bytes += sizes[g];
+                } else if let Some(host) = host_of(group) {
+                    if load.contains(host) {
+                        bytes += sizes[g];
+                    }
                 } else if !group.users.is_disjoint(load) {
                     bytes += sizes[g] + per_request;
                 }
@@ -190,9 +197,9 @@ pub fn weighed_cost(groups: &[Group], sizes: &[u64], loads: &[(BTreeSet<String>,
         .sum()
 }
 
-/// The split module of the whole app's start, not built today (its patch:
-/// docs/experiments/app-shell.diff): every page but a signed-out sign-in
-/// would load it before any other, and a module loaded on demand after it.
+/// The split module of the whole app's start (`routes::app_shell`): every
+/// page but a signed-out sign-in loads it before any other split module,
+/// and a module loaded on demand (`composing`, `sending`) comes after it.
 pub const APP_SHELL: &str = "app_shell";
 
 /// The prefix of a split module's file: `split_<module>.wasm`.
@@ -348,7 +355,28 @@ fn improve(
         .iter()
         .map(|c| loads.iter().enumerate().filter(|(_, (l, _))| !c.users.is_disjoint(l)).fold(0, |m, (i, _)| m | 1 << i))
         .collect();
-    // Slot 0 is the main module; slots 1..=n the files.
+    // The split modules whose own files a chunk may join, and the loads
+    // that have each (as bits): a chunk there is fetched by all of them,
+    // needed or not, and by no other.
+    let hosts: Vec<&String> = loads.iter().flat_map(|(l, _)| l.iter()).collect::<BTreeSet<_>>().into_iter().collect();
+    let having: Vec<u32> = hosts
+        .iter()
+        .map(|h| loads.iter().enumerate().filter(|(_, (l, _))| l.contains(*h)).fold(0, |m, (i, _)| m | 1 << i))
+        .collect();
+    // A chunk with a user no load names (loaded on demand) may join only
+    // the app's shell, which is there before that user comes.
+    let on_demand: Vec<bool> =
+        chunks.iter().map(|c| c.users.iter().any(|u| !loads.iter().any(|(l, _)| l.contains(u)))).collect();
+    // Slot 0 is the main module; slots 1..first_host the files; then one
+    // per host, its loads fixed.
+    let first_host = n + groups.len() + 2;
+    let is_host = |s: usize| s >= first_host;
+    let may_join = |c: usize, slot: usize| {
+        !is_host(slot) || {
+            let h = slot - first_host;
+            needs[c] & !having[h] == 0 && (!on_demand[c] || hosts[h] == APP_SHELL)
+        }
+    };
     let mut slot_of: Vec<usize> = vec![0; n];
     let at: HashMap<&str, usize> = chunks.iter().enumerate().map(|(i, c)| (c.stem.as_str(), i)).collect();
     for (g, group) in groups.iter().enumerate() {
@@ -358,7 +386,10 @@ fn improve(
             }
         }
     }
-    let mut slots = vec![(0u32, 0u64, 0usize); n + groups.len() + 2];
+    let mut slots = vec![(0u32, 0u64, 0usize); first_host + hosts.len()];
+    for (h, &mask) in having.iter().enumerate() {
+        slots[first_host + h].0 = mask;
+    }
     for (c, &s) in slot_of.iter().enumerate() {
         slots[s].0 |= needs[c];
         slots[s].1 += chunks[c].bytes;
@@ -370,10 +401,15 @@ fn improve(
         let mut total = 0;
         for (i, (_, weight)) in loads.iter().enumerate() {
             let (mut bytes, mut files) = (slots[0].1, own[i]);
-            for slot in &slots[1..] {
+            for slot in &slots[1..first_host] {
                 if slot.2 > 0 && slot.0 & 1 << i != 0 {
                     bytes += slot.1;
                     files += 1;
+                }
+            }
+            for slot in &slots[first_host..] {
+                if slot.0 & 1 << i != 0 {
+                    bytes += slot.1;
                 }
             }
             if files > max_files {
@@ -396,23 +432,28 @@ fn improve(
     for step in 0..STEPS {
         let c = (random() % n as u64) as usize;
         let from = slot_of[c];
-        // Another slot in use, the main module, or an empty one.
-        let to = match random() % 4 {
+        // Another slot in use, the main module, an empty one, or a host's.
+        let to = match random() % 5 {
             0 => 0,
-            1 => slots.iter().position(|s| s.2 == 0).unwrap_or(0),
+            1 => slots[..first_host].iter().position(|s| s.2 == 0).unwrap_or(0),
+            2 if !hosts.is_empty() => first_host + (random() % hosts.len() as u64) as usize,
             _ => slot_of[(random() % n as u64) as usize],
         };
-        if to == from {
+        if to == from || !may_join(c, to) {
             continue;
         }
         let move_to = |slots: &mut Vec<(u32, u64, usize)>, slot_of: &[usize], c: usize, from: usize, to: usize| {
-            slots[to].0 |= needs[c];
+            if !is_host(to) {
+                slots[to].0 |= needs[c];
+            }
             slots[to].1 += chunks[c].bytes;
             slots[to].2 += 1;
             slots[from].1 -= chunks[c].bytes;
             slots[from].2 -= 1;
-            slots[from].0 =
-                slot_of.iter().enumerate().filter(|&(o, &s)| s == from && o != c).fold(0, |m, (o, _)| m | needs[o]);
+            if !is_host(from) {
+                slots[from].0 =
+                    slot_of.iter().enumerate().filter(|&(o, &s)| s == from && o != c).fold(0, |m, (o, _)| m | needs[o]);
+            }
         };
         move_to(&mut slots, &slot_of, c, from, to);
         let temperature = 4000.0 * (1.0 - f64::from(step) / f64::from(STEPS)).powi(3);
@@ -452,11 +493,43 @@ fn improve(
         };
         if slot == 0 {
             group.stems.insert(0, MAIN.into());
+        } else if is_host(slot) {
+            group.stems.insert(0, format!("{SPLIT_FILE}{}", hosts[slot - first_host]));
         }
         out.push(group);
     }
-    out.sort_by_key(|g| if g.stems[0] == MAIN { 0 } else { 1 + number(&g.stems[0]) });
+    out.sort_by_key(order);
     out
+}
+
+/// The order of a plan's groups: the main module's, the files of chunks in
+/// the splitter's order, then the split modules' own files by name.
+fn order(group: &Group) -> (u8, u64, String) {
+    if group.stems[0] == MAIN {
+        (0, 0, String::new())
+    } else if let Some(host) = host_of(group) {
+        (2, 0, host.to_owned())
+    } else {
+        (1, number(&group.stems[0]), String::new())
+    }
+}
+
+/// The plan's groups with the chunks [`hosted`] before planning: one group
+/// per split module's file, its chunks in the splitter's order.
+pub fn with_hosted(mut groups: Vec<Group>, hosts: Vec<Group>) -> Vec<Group> {
+    for host in hosts {
+        match groups.iter_mut().find(|g| g.stems[0] == host.stems[0]) {
+            Some(group) => {
+                group.stems.extend(host.stems[1..].iter().cloned());
+                group.stems[1..].sort_by_key(|s| number(s));
+                group.users.extend(host.users);
+                group.bytes += host.bytes;
+            }
+            None => groups.push(host),
+        }
+    }
+    groups.sort_by_key(order);
+    groups
 }
 
 /// What each load of `loads` costs with `groups`: its name, bytes (the main
@@ -467,8 +540,13 @@ pub fn loads_with(groups: &[Group], loads: &[(&'static str, &[&str], u64)]) -> V
         .iter()
         .map(|(name, modules, _)| {
             let load: BTreeSet<String> = modules.iter().map(|m| m.to_string()).collect();
-            let mine: Vec<&Group> =
-                groups.iter().filter(|g| g.stems[0] == MAIN || !g.users.is_disjoint(&load)).collect();
+            let mine: Vec<&Group> = groups
+                .iter()
+                .filter(|g| match host_of(g) {
+                    Some(host) => load.contains(host),
+                    None => g.stems[0] == MAIN || !g.users.is_disjoint(&load),
+                })
+                .collect();
             let files = 1 + modules.len() + mine.iter().filter(|g| g.stems[0] != MAIN && host_of(g).is_none()).count();
             (*name, mine.iter().map(|g| g.bytes).sum(), files)
         })
@@ -626,9 +704,10 @@ mod tests {
         let chunks = [chunk(1, 5000, &["a", "b"]), chunk(2, 300, &["a", "b"]), chunk(3, 900, &["a"])];
         let groups = plan(&chunks, &modules(&["a", "b", "c"]), THREE, 6, &OLD).unwrap();
         // 1 and 2: both loads need both, so joining them saves a file each.
-        // 3 with them would cost b 900 bytes to save a 120.
+        // 3 with them would cost b 900 bytes to save a 120: it goes into a's
+        // own file, which costs no one anything.
         let stems: Vec<Vec<String>> = groups.iter().map(|g| g.stems.clone()).collect();
-        assert_eq!(stems, [vec!["chunk_1".to_string(), "chunk_2".into()], vec!["chunk_3".into()]]);
+        assert_eq!(stems, [vec!["chunk_1".to_string(), "chunk_2".into()], vec!["split_a".into(), "chunk_3".into()]]);
         assert_eq!(groups[0].bytes, 5300);
     }
 
@@ -659,24 +738,25 @@ mod tests {
         let chunks = [chunk(1, 600, &["a", "b"]), chunk(2, 9000, &["a"])];
         let groups = plan(&chunks, &modules(&["a", "b"]), TWO, 6, &OLD).unwrap();
         assert_eq!(into_main(&groups), ["chunk_1"], "{groups:?}");
-        // Not the big one only a needs: b would pay for it.
-        assert!(groups.iter().any(|g| g.stems == ["chunk_2"]), "{groups:?}");
+        // Not the big one only a needs: b would pay for it. It goes into a's file.
+        assert!(groups.iter().any(|g| g.stems == ["split_a", "chunk_2"]), "{groups:?}");
     }
 
     #[test]
     fn a_chunk_that_costs_less_than_a_file_joins_one_rather_than_being_one() {
-        // 400 bytes only b needs: alone it is a file of its own for b (what
-        // a file spends on itself, and a request); in the main module it
-        // adds what is left of it once that is spent, to a and b. The model
-        // that weighed a chunk by its own size kept it apart.
-        let chunks = [chunk(1, 400, &["b"]), chunk(2, 9000, &["a"])];
+        // 400 bytes only b needs, and a module c loaded on demand (so no
+        // split module's file can take it): alone it is a file of its own
+        // for b (what a file spends on itself, and a request); in the main
+        // module it adds what is left of it once that is spent, to a and b.
+        // The model that weighed a chunk by its own size kept it apart.
+        let chunks = [chunk(1, 400, &["b", "c"]), chunk(2, 9000, &["a", "c"])];
         assert_eq!(MODEL.in_a_file(400), 100);
         assert_eq!(MODEL.in_a_file(2000), 1508);
-        let groups = plan(&chunks, &modules(&["a", "b"]), TWO, 6, &MODEL).unwrap();
+        let groups = plan(&chunks, &modules(&["a", "b", "c"]), TWO, 6, &MODEL).unwrap();
         assert_eq!(into_main(&groups), ["chunk_1"], "{groups:?}");
-        let before = plan(&chunks, &modules(&["a", "b"]), TWO, 6, &OLD).unwrap();
+        let before = plan(&chunks, &modules(&["a", "b", "c"]), TWO, 6, &OLD).unwrap();
         assert!(into_main(&before).is_empty(), "{before:?}");
-        // The big one only a needs stays apart: b would pay for it.
+        // The big one stays apart: b would pay for it.
         assert!(groups.iter().any(|g| g.stems == ["chunk_2"] && g.bytes == 360 + MODEL.in_a_file(9000)), "{groups:?}");
     }
 
@@ -699,7 +779,8 @@ mod tests {
         assert_eq!(found, plans(&chunks, &modules(&["a", "b", "c"]), THREE, 5, &MODEL, 6).unwrap());
         // Every chunk is in exactly one file of each plan.
         for (_, groups) in &found {
-            let mut stems: Vec<&String> = groups.iter().flat_map(|g| g.stems.iter()).filter(|s| *s != MAIN).collect();
+            let mut stems: Vec<&String> =
+                groups.iter().flat_map(|g| g.stems.iter()).filter(|s| s.starts_with("chunk_")).collect();
             let all = stems.len();
             stems.sort();
             stems.dedup();
@@ -796,6 +877,34 @@ export const __wasm_split_load_a = wrapAsyncCb(makeLoad(() => {\n    const src =
             hosts.iter().map(|g| g.stems.clone()).collect::<Vec<_>>(),
             [vec![format!("split_{APP_SHELL}"), "chunk_6".into(), "chunk_8".into()]]
         );
+    }
+
+    #[test]
+    fn a_chunk_joins_a_module_file_that_some_of_its_loads_need_when_that_costs_least() {
+        // Every load with x or y has a, and each already has 3 files (the
+        // main module, a, its page): at 3, no chunk can be a file. Chunk 1
+        // (x and y) in a's file costs the load of z its bytes; in the main
+        // module it would cost b's too. Chunk 2 (x and b) cannot join a's
+        // file: b would fetch a's. Chunk 3 is only w's, loaded on demand:
+        // a's file would make it fetch a's.
+        const LOADS: &[(&str, &[&str], u64)] =
+            &[("x", &["a", "x"], 1), ("y", &["a", "y"], 1), ("z", &["a", "z"], 1), ("b", &["b"], 1)];
+        let chunks = [chunk(1, 5000, &["x", "y"]), chunk(2, 700, &["x", "b"]), chunk(3, 700, &["x", "w"])];
+        let groups = plan(&chunks, &modules(&["a", "b", "x", "y", "z", "w"]), LOADS, 3, &OLD).unwrap();
+        let stems: Vec<Vec<String>> = groups.iter().map(|g| g.stems.clone()).collect();
+        assert_eq!(
+            stems,
+            [vec![MAIN.to_string(), "chunk_2".into(), "chunk_3".into()], vec!["split_a".into(), "chunk_1".into()]]
+        );
+        // It costs each load with a the chunk's bytes, and no file more.
+        let costs = loads_with(&groups, LOADS);
+        assert_eq!(costs[2], ("z", 1400 + 5000, 3), "{costs:?}");
+        assert_eq!(costs[3], ("b", 1400, 2), "{costs:?}");
+        // The chunks put there before planning join the same file.
+        let hosts = vec![Group { stems: vec!["split_a".into(), "chunk_0".into()], users: modules(&["a"]), bytes: 10 }];
+        let all = with_hosted(groups, hosts);
+        assert_eq!(all[1].stems, ["split_a", "chunk_0", "chunk_1"]);
+        assert_eq!(all[1].bytes, 5010);
     }
 
     #[test]
