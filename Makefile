@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-by-part size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -73,11 +73,6 @@ test-size:
 # Benchmark, not a test: the size of what a browser downloads.
 size: setup
 	./scripts/size-report.sh
-
-# Benchmark, not a test: the first load with one page only, with no page,
-# and with parts of the shell taken out (docs/size.md). Builds HEAD.
-size-by-part: setup
-	./scripts/size-by-part.sh
 
 # Benchmark, not a test: a catalog library (leptos_i18n) against the app's
 # own catalog, on one page of 30 messages (docs/size.md, "Languages").

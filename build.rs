@@ -20,10 +20,19 @@
 //! It also decides which words every start reads and which come later
 //! (`src/i18n/mod.rs`, "Words by page"): a message is a later one when
 //! every `t::` that names it is in a file whose first lines say
-//! `//! Words: later.`, a file drawn only by the split modules of
-//! `LATER_GROUPS`. The build fails when such a file puts code in another
-//! split module.
+//! `//! Words: later.`, a file drawn only by split modules whose words are
+//! "later" in `split.toml`.
+//!
+//! And it checks that the sources agree with `split.toml`, the one
+//! declaration of the split (docs/split.md): the build fails, with a
+//! sentence saying what to add, when a route has no module, a module has no
+//! caller, or a group of words is named nowhere (`perch_split::sources`).
+//! Catalogs and the table are read with serde; the sources as Rust tokens.
 
+use perch_split::sources::{self, Found};
+use perch_split::Table;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use std::collections::BTreeMap;
 use std::{env, fmt::Write, fs, path::Path};
 
 /// The languages with a catalog, and their plural forms (CLDR cardinal
@@ -35,16 +44,6 @@ use std::{env, fmt::Write, fs, path::Path};
 const LANGUAGES: &[(&str, &[&str])] =
     &[("en", &["one", "other"]), ("de", &["one", "other"]), ("ar", &["zero", "one", "two", "few", "many", "other"])];
 
-/// The split modules (`lazy!`, docs/split.md) whose words come with them,
-/// not with the start: the pages and features no first screen shows.
-/// Not `composing`: a thread's part is focused as soon as its code has run
-/// (`components/thread_parts.rs`), so its words must be here already.
-const LATER_GROUPS: &[&str] =
-    &["page_activity", "extras", "page_bookmarks", "page_drafts", "page_search", "page_lists"];
-
-/// What a file says in its first lines when its words come later.
-const LATER_MARK: &str = "//! Words: later.";
-
 enum Entry {
     Text(String),
     Plural(Vec<(String, String)>),
@@ -55,11 +54,12 @@ fn main() {
     println!("cargo:rerun-if-changed=index.html");
     println!("cargo:rerun-if-changed=assets/sw.js");
     println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=split.toml");
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
     let read = |code: &str| {
         let path = dir.join(format!("{code}.json"));
         let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        Parser { s: text.as_bytes(), i: 0 }.catalog().unwrap_or_else(|e| panic!("locales/{code}.json: {e}"))
+        catalog(&text).unwrap_or_else(|e| panic!("locales/{code}.json: {e}"))
     };
     let english = read("en");
     let mut problems = Vec::new();
@@ -84,9 +84,16 @@ fn main() {
     if !problems.is_empty() {
         panic!("the message catalogs are not complete:\n  {}", problems.join("\n  "));
     }
-    let later = later_keys(&root.join("src"), &english).unwrap_or_else(|why| panic!("words by page: {why}"));
+    let table = Table::read(&root).unwrap_or_else(|why| panic!("{why}"));
+    let files = scan_sources(&root).unwrap_or_else(|why| panic!("{why}"));
+    let disagreements = sources::check(&table, &files);
+    if !disagreements.is_empty() {
+        panic!("the sources and split.toml disagree (docs/split.md):\n  {}", disagreements.join("\n  "));
+    }
+    let later_groups: Vec<String> = table.with_words("later").map(|m| m.name.clone()).collect();
+    let later = later_keys(&files, &english);
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("messages.rs");
-    fs::write(out, generate(&english, &later)).unwrap();
+    fs::write(out, generate(&english, &later, &later_groups)).unwrap();
 }
 
 /// The quoted words of the array that follows `before` in `text`
@@ -195,7 +202,7 @@ fn placeholders_of(entry: &Entry) -> Vec<String> {
 /// One function per key, in English's order: `index` is the entry's
 /// position in every catalog. A message with nothing to fill is a `Msg`
 /// (a copyable index); one with placeholders or a count is a `Text`.
-fn generate(english: &[(String, Entry)], later: &[bool]) -> String {
+fn generate(english: &[(String, Entry)], later: &[bool], later_groups: &[String]) -> String {
     let mut code = String::new();
     let keys: Vec<&str> = english.iter().map(|(k, _)| k.as_str()).collect();
     writeln!(code, "/// How many messages a catalog holds.\npub const COUNT: usize = {};", keys.len()).unwrap();
@@ -216,8 +223,8 @@ fn generate(english: &[(String, Entry)], later: &[bool]) -> String {
     .unwrap();
     writeln!(
         code,
-        "/// The split modules whose words come with them.\npub const LATER_GROUPS: [&str; {}] = {LATER_GROUPS:?};",
-        LATER_GROUPS.len()
+        "/// The split modules whose words come with them (split.toml's words = \"later\").\npub const LATER_GROUPS: [&str; {}] = {later_groups:?};",
+        later_groups.len()
     )
     .unwrap();
     writeln!(
@@ -281,55 +288,33 @@ fn generate(english: &[(String, Entry)], later: &[bool]) -> String {
     code
 }
 
-/// For each of English's keys, whether its words come later: every file
-/// that names it (`t::key`) says `LATER_MARK`. A key no file names is a
-/// later one too. A marked file may put code only in `LATER_GROUPS`.
-fn later_keys(src: &Path, english: &[(String, Entry)]) -> Result<Vec<bool>, String> {
-    let mut files = Vec::new();
-    let mut dirs = vec![src.to_owned()];
+/// Every `.rs` file under `src/`, read as tokens: path (`src/…`) -> what
+/// it declares.
+fn scan_sources(root: &Path) -> Result<BTreeMap<String, Found>, String> {
+    let mut files = BTreeMap::new();
+    let mut dirs = vec![root.join("src")];
     while let Some(dir) = dirs.pop() {
         for entry in fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
             let path = entry.map_err(|e| e.to_string())?.path();
             if path.is_dir() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
+                let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let found = sources::scan(&text).map_err(|e| format!("{name}: {e}"))?;
+                files.insert(name, found);
             }
         }
     }
-    let mut early_use = vec![false; english.len()];
-    for path in files {
-        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let marked = text.lines().take_while(|l| l.starts_with("//!")).any(|l| l.trim() == LATER_MARK);
-        if marked {
-            let mut rest = text.as_str();
-            while let Some(at) = rest.find("lazy! {") {
-                rest = &rest[at + "lazy! {".len()..];
-                let group: String =
-                    rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                if !LATER_GROUPS.contains(&group.as_str()) {
-                    return Err(format!(
-                        "{} says \"{LATER_MARK}\" but puts code in `{group}`, whose words every start reads",
-                        path.display()
-                    ));
-                }
-            }
-            continue;
-        }
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find("t::") {
-            let before = rest[..at].chars().next_back();
-            rest = &rest[at + 3..];
-            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
-                continue;
-            }
-            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-            if let Some(i) = english.iter().position(|(k, _)| *k == name) {
-                early_use[i] = true;
-            }
-        }
-    }
-    Ok(early_use.into_iter().map(|early| !early).collect())
+    Ok(files)
+}
+
+/// For each of English's keys, whether its words come later: every file
+/// that names it (`t::key`) says `sources::LATER_MARK`. A key no file names
+/// is a later one too. (That a marked file puts code only in modules whose
+/// words are later is `sources::check`'s.)
+fn later_keys(files: &BTreeMap<String, Found>, english: &[(String, Entry)]) -> Vec<bool> {
+    english.iter().map(|(key, _)| !files.values().any(|f| !f.later_mark && f.words.contains(key))).collect()
 }
 
 fn fingerprint(keys: &[&str]) -> u32 {
@@ -343,116 +328,55 @@ fn fingerprint(keys: &[&str]) -> u32 {
     hash
 }
 
-/// Just enough JSON for a catalog: an object whose values are strings or
-/// objects of strings, keys kept in order.
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
+/// A catalog, read with serde_json: an object whose values are strings or
+/// objects of strings (a plural's forms), keys kept in their order.
+fn catalog(text: &str) -> Result<Vec<(String, Entry)>, String> {
+    let Ordered(raw) = serde_json::from_str::<Ordered<Raw>>(text).map_err(|e| e.to_string())?;
+    let mut entries = Vec::new();
+    for (i, (key, value)) in raw.into_iter().enumerate() {
+        if !key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+            return Err(format!("key \"{key}\": keys are lower_snake_case"));
+        }
+        if entries.iter().take(i).any(|(k, _): &(String, Entry)| *k == key) {
+            return Err(format!("key \"{key}\" appears twice"));
+        }
+        let entry = match value {
+            Raw::Text(text) => Entry::Text(text),
+            Raw::Plural(Ordered(forms)) => Entry::Plural(forms),
+        };
+        entries.push((key, entry));
+    }
+    Ok(entries)
 }
 
-impl Parser<'_> {
-    fn catalog(mut self) -> Result<Vec<(String, Entry)>, String> {
-        let mut entries = Vec::new();
-        self.object(|p, key| {
-            let entry = if p.peek() == Some(b'{') {
-                let mut forms = Vec::new();
-                p.object(|p, form| {
-                    forms.push((form, p.string()?));
-                    Ok(())
-                })?;
-                Entry::Plural(forms)
-            } else {
-                Entry::Text(p.string()?)
-            };
-            if !key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
-                return Err(format!("key \"{key}\": keys are lower_snake_case"));
+/// A catalog's value as JSON has it.
+#[derive(serde::Deserialize)]
+#[serde(untagged, expecting = "a text, or an object of a plural's forms")]
+enum Raw {
+    Text(String),
+    Plural(Ordered<String>),
+}
+
+/// A JSON object's entries in their order (a map would sort them, and the
+/// app reads entries by position).
+struct Ordered<V>(Vec<(String, V)>);
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Ordered<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for Entries<V> {
+            type Value = Ordered<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
             }
-            entries.push((key, entry));
-            Ok(())
-        })?;
-        if self.peek().is_some() {
-            return Err(self.fail("text after the catalog"));
-        }
-        for (i, (key, _)) in entries.iter().enumerate() {
-            if entries[..i].iter().any(|(k, _)| k == key) {
-                return Err(format!("key \"{key}\" appears twice"));
-            }
-        }
-        Ok(entries)
-    }
-
-    fn fail(&self, what: &str) -> String {
-        let line = self.s[..self.i.min(self.s.len())].iter().filter(|&&b| b == b'\n').count() + 1;
-        format!("line {line}: {what}")
-    }
-
-    fn peek(&mut self) -> Option<u8> {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-        self.s.get(self.i).copied()
-    }
-
-    fn expect(&mut self, b: u8) -> Result<(), String> {
-        if self.peek() != Some(b) {
-            return Err(self.fail(&format!("expected '{}'", b as char)));
-        }
-        self.i += 1;
-        Ok(())
-    }
-
-    fn object(&mut self, mut each: impl FnMut(&mut Self, String) -> Result<(), String>) -> Result<(), String> {
-        self.expect(b'{')?;
-        if self.peek() == Some(b'}') {
-            self.i += 1;
-            return Ok(());
-        }
-        loop {
-            let key = self.string()?;
-            self.expect(b':')?;
-            each(self, key)?;
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {
-                    self.i += 1;
-                    return Ok(());
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered<V>, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
                 }
-                _ => return Err(self.fail("expected ',' or '}'")),
+                Ok(Ordered(entries))
             }
         }
-    }
-
-    fn string(&mut self) -> Result<String, String> {
-        self.expect(b'"')?;
-        let mut bytes = Vec::new();
-        loop {
-            let Some(&b) = self.s.get(self.i) else { return Err(self.fail("unterminated string")) };
-            self.i += 1;
-            match b {
-                b'"' => return String::from_utf8(bytes).map_err(|_| self.fail("not UTF-8")),
-                b'\\' => {
-                    let e = self.s.get(self.i).copied();
-                    self.i += 1;
-                    match e {
-                        Some(b'"') => bytes.push(b'"'),
-                        Some(b'\\') => bytes.push(b'\\'),
-                        Some(b'/') => bytes.push(b'/'),
-                        Some(b'n') => bytes.push(b'\n'),
-                        Some(b'u') => {
-                            let hex =
-                                std::str::from_utf8(self.s.get(self.i..self.i + 4).unwrap_or_default()).unwrap_or("");
-                            let c = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32);
-                            let c =
-                                c.ok_or_else(|| self.fail("bad \\u escape (surrogate pairs: write the character)"))?;
-                            self.i += 4;
-                            bytes.extend(c.to_string().bytes());
-                        }
-                        _ => return Err(self.fail("unknown escape")),
-                    }
-                }
-                b if b < 0x20 => return Err(self.fail("control character in a string")),
-                b => bytes.push(b),
-            }
-        }
+        deserializer.deserialize_map(Entries(std::marker::PhantomData))
     }
 }

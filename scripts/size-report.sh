@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark and size check (scripts/size_report.py says what it counts):
 # every file of dist/, and the first load of a cold visit to each of
-# sign-in, Home, a thread and a profile, each against its recorded limit,
+# every page and module, each against its figure in split.toml,
 # which `make test` enforces (`--check`). Without --check it builds the
 # release bundle first; with it, it measures the dist/ that `make app` built.
 set -euo pipefail

@@ -1,123 +1,37 @@
 """The size report of the built dist/ (scripts/size-report.sh runs it).
 
-Prints every file raw, gzip and brotli, then what a browser downloads on a
-cold visit to each entry page before it is drawn: the page (index.html),
-the main module, its JS glue and the split loader, the CSS, the catalog of words (English's; the
-others are within a kilobyte of it: the start's part, and the later part for
-a later page) and the split modules of that page (as index.html's
-`perchChunks` lists them), brotli. With --check, each entry's
-first load must stay within its limit (LIMITS): the bundle may shrink, never
-grow unnoticed. A change that needs more raises the limit here and says why
-in docs/size.md.
-"""
-import gzip, json, os, re, subprocess, sys
+Reads the split's one declaration, split.toml, and the plan the build wrote
+beside index.html (dist/split-plan.json: each split module's files), both
+with Python's own parsers. Prints every file raw, gzip and brotli; the plan
+as a table (each wasm file, who loads it, its size); then the first load of
+a cold visit to each page, brotli: index.html, the main module, its JS glue
+and the split loader, the CSS, English's catalog of words (and its later
+part for a module whose words are "later"), and the page module's files.
 
-# Bytes, brotli, per entry: the first load as last measured (docs/size.md),
-# plus 1 KB: the split build is not byte-for-byte repeatable (the same
-# sources gave sign-in 268,857 and 268,951 bytes, a thread 371,629 and
-# 371,888: the splitter's output varies from run to run), and a limit
-# closer than that would fail a build that did not grow. Raised for
-# Activity (issue 34), muting, settings and reply trees (issue 35): what
-# they put in the main module, and the chunks their split modules add
-# (docs/size.md, "Activity", "Muting and settings", "Reply trees"); and
-# for issue 45's refresh across tabs, the outbox's truth and the account
-# menu's closing, all in the main module (docs/size.md, "Issue 45").
-# Since the first screen is rendered at build time (issue 48), index.html
-# is counted too (it was left out before: 2.85 KB), with the three
-# languages' sign-in page it now carries (+1.95 KB; docs/size.md, "The
-# first screen in the HTML"), and by 0.6 KB for its start asking for the
-# app's files after the paint on that page, and pressing a button pressed
-# early again (same section).
-# Lowered with the chunk planner (issue 48, docs/split.md): the measures of
-# that build plus 1 KB; then raised for the reads started before the code
-# (+2.7 KB: the main module's early reads, index.html's start asking for
-# them; Activity +10 KB more, a chunk the splitter cut differently in that
-# build: docs/size.md, "The chunk planner, the checks apart, reads before
-# the code").
-# Raised for bookmarks, drafts and "Your Perch data" (issue 46), against
-# issue 48's rule that a feature in its own module raises no limit, which
-# they do not meet yet: sign-in +2.0 KB, Home +8.5 KB, a thread +8.5 KB,
-# mostly the card code now shared with /bookmarks' module, split into two
-# chunks where it was one, and the Bookmark button's state (docs/size.md,
-# "Bookmarks, drafts and Your Perch data").
-# Raised again for search (issue 46, point 3) and the planner's local search
-# (issue 48), measured in one sitting against the greedy planner on the same
-# code: sign-in +0.6 KB, Home +1.0 KB, a thread +1.0 KB, Activity -51.9 KB,
-# Settings and drafts +13.3 KB; against the build before search (6c509f9):
-# sign-in +1.3 KB, Home +3.6 KB (docs/size.md, "Search, and the planner's
-# local search"). Each limit is the measure plus 0.8 KB, as before.
-# Raised for Activity's checks of every account signed in here (issue 47,
-# point 4): the API client's reading as another account, in the main
-# module (sign-in +0.5 KB, Home +0.8 KB, Activity +1.0 KB; docs/size.md,
-# "What each feature costs the other pages").
-# Raised for @-mention completion and threads of several posts (issue 47,
-# points 2 and 3), both in their own split module, `composing`, against
-# issue 48's rule: sign-in +4.1 KB, Home +8.4 KB, a thread +8.6 KB, the
-# others +2.6 to +8.5 KB; in `extras` instead, Home was +9.1 KB and
-# /drafts +44 KB (docs/size.md, "@-mentions and threads"); /drafts
-# +1.4 KB more for showing a thread's drafts as threads, discarded and
-# brought back whole.
-# Raised for lists (issue 47, point 1), in their own split module,
-# `page_lists`, against issue 48's rule: sign-in +3.8 KB, Home +3.6 KB (the
-# catalog's words +0.5, the CSS +0.3, the rest the main module: the routes,
-# `g l`, a timeline's feed), a thread +19.4 KB and bookmarks +26.1 KB (the
-# timeline's drawing, now shared by Home and a list, is a chunk the
-# planner joins into the one the thread's cards come in), the others
-# +9.5 to +10.9 KB; in `pages` instead, a thread was +69 KB
-# (docs/size.md, "Lists"). `lists` is the new entry's first measure.
-# Words by page (issue 48, point 2): the catalog every start reads lost the
-# later pages' words (English 5.6 -> 3.8 KB), the main module gained the
-# code that loads them (+1.2 KB): sign-in -0.6 KB, Home -0.5 KB, a thread
-# -0.4 KB, lowered to those measures plus 0.8 KB; the later pages read
-# both parts (+2.0 KB) and so grew by 1.3 to 1.5 KB, raised by as much
-# (docs/size.md, "Words by page").
-# Sign-in lowered with the fitted planner (docs/size.md, "The planner's
-# model, fitted and measured"): its measure plus 1 KB.
-# The drafts in a module of their own (issue 46, point 5) and sign-in and
-# Home weighed 8 in the planner: Home +0.4 KB, a thread +0.5 KB, search
-# +1.6 KB, drafts -35.7 KB, Activity, bookmarks and lists -2.7 KB
-# (docs/size.md, "Drafts in a module of their own"); those raised to the
-# measure plus 0.5 KB, the others lowered to it plus 1 KB. Sign-in
-# lowered again to its measure plus 1 KB when a small chunk was no longer
-# counted as free (docs/size.md, same section).
-# All lowered to their measure plus 1 KB when the served files lost the
-# build's notes and the outbox's sending left the main module (sign-in
-# -7.4 KB, the others -1.7 to -3.2 KB; docs/size.md, "The same bytes on
-# every machine" and "Sending apart"). The build is deterministic, but a
-# change of a few lines moved the panic messages' line numbers and a page
-# by up to ~0.1 KB: a limit 0.1 KB above its measure failed CI on a
-# comment-only commit (release builds carry no panic messages since
-# "Panics that stop at once"; the 1 KB stays for the planner's choices).
-# All lowered to their measure plus 1 KB when release builds rebuilt std
-# with panics that stop at once (sign-in -19.7 KB, Home -22.7 KB, the
-# others -21.8 to -24.6 KB; docs/size.md, "Panics that stop at once").
-# And again with one sort for the whole app (sign-in -2.6 KB, Home -5.0 KB,
-# the others -3.8 to -8.9 KB; docs/size.md, "One sort").
-# The checks' chunks in their own file: Home after its paint -12.6 KB,
-# the later pages +5 to +9 KB before theirs, raised by as much (docs/size.md,
-# "Chunks in a module's own file"). The app's shell split out of the main
-# module (landed again once its dead effect was found, docs/size.md, "The
-# dead effect, found"), each to its measure plus 1 KB: sign-in -62.9 KB;
-# Home +14.1, a thread +19.7, Activity +23.8, bookmarks +10.2, drafts +16.2,
-# search +22.1, lists +17.4 KB, what the boundary between the main module
-# and the shell costs every signed-in page (docs/size.md, "The app's shell").
-LIMITS = {'signin': 202_700, 'home': 391_700, 'thread': 440_300, 'profile': 440_300, 'activity': 364_800, 'bookmarks': 435_900, 'drafts': 365_100, 'search': 393_200, 'lists': 453_500}
-# Issue 48's targets, not enforced: sign-in's first load at most 230 kB,
-# Home's with what it loads after its paint at most 330 kB (issue 33's
-# 210 and 285 kB, for the first loads, were these before).
-TARGETS = {'signin': 230_000}
-TARGETS_AFTER_PAINT = {'home': 330_000}
-# No page loads more wasm files than this, with what it loads after its
-# paint (issue 48; the chunk planner holds it: xtask/src/plan.rs, MAX_FILES).
+With --check it fails when a page's first load, or a module's own file,
+grew past the figure recorded in its split.toml row plus the headroom
+stated once there (`headroom_percent`), or when a page loads more than 6
+wasm files with what it loads after its paint. A limit is raised only in
+the commit that says why the page needs the bytes (docs/size.md).
+"""
+import gzip, json, os, subprocess, sys, tomllib
+
 MAX_WASM_FILES = 6
-# Each entry by a path of it, matched against index.html's own map.
-PATH_OF = {'signin': '/signin', 'home': '/', 'thread': '/post/0', 'profile': '/user/@mira', 'activity': '/activity', 'bookmarks': '/bookmarks', 'drafts': '/drafts', 'search': '/search', 'lists': '/lists'}
 
 def brotli(path):
     return len(subprocess.run(['brotli', '-q', '11', '-c', path], check=True, capture_output=True).stdout)
 
+def kb(b):
+    return f"{b / 1000:.1f} kB"
+
 def main():
     check = '--check' in sys.argv
+    with open('split.toml', 'rb') as f:
+        table = tomllib.load(f)
+    try:
+        plan = json.load(open('dist/split-plan.json'))
+    except FileNotFoundError:
+        sys.exit('size report: dist/split-plan.json is missing (build with `make app`: perch-xtask writes it)')
     sizes = {}
     print(f"{'file':<52} {'raw':>10} {'gzip':>10} {'brotli':>10}")
     for root, _, names in sorted(os.walk('dist')):
@@ -126,62 +40,73 @@ def main():
                 continue
             path = os.path.join(root, name)
             raw = open(path, 'rb').read()
-            sizes[path[len('dist'):]] = br = brotli(path)
+            sizes[path[len('dist/'):]] = br = brotli(path)
             print(f"{path[5:]:<52} {len(raw):>10} {len(gzip.compress(raw, 9)):>10} {br:>10}")
-    html = open('dist/index.html', encoding='utf-8').read()
-    m = re.search(r'window\.perchChunks=(\{.*?\});(?:window\.perchChunks\.main=|\(function)', html)
-    if not m:
-        sys.exit('size report: dist/index.html has no perchChunks (was it built by perch-xtask?)')
-    chunks = json.loads(m.group(1))
-    shell = [f for f in chunks['all'] if not f.endswith('.wasm') or f.endswith('_bg.wasm')]
-    shell += [f for f in sizes if f.endswith('.css')] + ['/locales/en.json', '/index.html']
-    base = sum(sizes[f] for f in shell)
-    kb = lambda b: f"{b / 1000:.1f} KB"
-    print(f"\nthe shell (index.html, main module, JS, CSS, en.json): {base} bytes, {kb(base)}")
-    # The chunk planner's plan (docs/split.md): each wasm file of the
-    # version, the split modules that load it, its size.
-    print("\nthe plan: each wasm file, who loads it")
-    loaders = {}
-    for module, files in chunks['modules'].items():
+    pkg = plan['pkg']
+    if not os.path.isdir(os.path.join('dist', pkg)):
+        sys.exit(f'size report: dist/split-plan.json names {pkg}, which dist/ does not have')
+    at = lambda f: f"{pkg}/{f}"
+    modules = {m: [at(f) for f in files] for m, files in plan['modules'].items()}
+    main_files = [at(f) for f in plan['main']]
+    base_files = main_files + [f for f in sizes if f.endswith('.css')] + ['locales/en.json', 'index.html']
+    base = sum(sizes[f] for f in base_files)
+    headroom = table['headroom_percent']
+    limit = lambda recorded: recorded + recorded * headroom // 100
+    rows = table['module']
+    over, crowded, unrecorded = [], [], []
+
+    print(f"\nthe start every page loads (index.html, the main module, its JS, the CSS, en.json): {kb(base)}")
+    print("\nthe plan: each wasm file, who loads it (split.toml's rule, docs/split.md)")
+    loaders = {at(plan['main'][0]): ['every page (the main module)']}
+    for module, files in modules.items():
         for f in files:
             loaders.setdefault(f, []).append(module)
-    for f in shell:
-        if f.endswith('.wasm'):
-            loaders[f] = ['every page (the main module)']
+    print(f"  {'file':<28} {'brotli':>9}  loaded by")
     for f in sorted(loaders, key=lambda f: -sizes[f]):
-        print(f"  {f.split('/')[-1]:<30} {kb(sizes[f]):>9}  {', '.join(sorted(loaders[f]))}")
-    over, crowded = [], []
-    for entry, path in PATH_OF.items():
-        split = next(s for p, s in chunks['entries'] if re.search(p, path))
-        modules = chunks['modules'].get(split, [])
-        # A page of a module whose words come later loads them too
-        # (src/i18n/mod.rs, "Words by page").
-        if split in chunks.get('later', []):
-            modules = modules + ['/locales/en.later.json']
-        total = base + sum(sizes[f] for f in modules)
-        limit, target = LIMITS[entry], TARGETS.get(entry)
-        said = f"limit {kb(limit)}: " + ('within' if total <= limit else f"OVER by {kb(total - limit)}")
-        if target:
-            said += f"; target {kb(target)}: " + ('met' if total <= target else f"over by {kb(total - target)}")
-        print(f"first load, cold visit to {entry:<8} {total:>8} bytes, {kb(total):>9} ({len([f for f in modules if f.endswith('.wasm')])} split modules; {said})")
-        if total > limit:
-            over.append(entry)
-        # With what a signed-in page loads after its paint (Activity's
-        # checks): every wasm file, the main module's included.
-        later = [] if entry == 'signin' else chunks['modules'].get('background', [])
-        both = modules + [f for f in later if f not in modules]
-        wasm = [f for f in shell if f.endswith('.wasm')] + [f for f in both if f.endswith('.wasm')]
-        after = base + sum(sizes[f] for f in both)
-        target = TARGETS_AFTER_PAINT.get(entry)
-        aim = f"; target {kb(target)}: " + ('met' if after <= target else f"over by {kb(after - target)}") if target else ''
-        print(f"  with what it loads after its paint {after:>8} bytes, {kb(after):>9}, {len(wasm)} wasm files (at most {MAX_WASM_FILES}){aim}")
+        print(f"  {f.split('/')[-1]:<28} {kb(sizes[f]):>9}  {', '.join(sorted(loaders[f]))}")
+
+    def against(what, measured, recorded):
+        if recorded is None:
+            unrecorded.append(what)
+            return f"{kb(measured)} (no figure recorded)"
+        lim = limit(recorded)
+        if measured > lim:
+            over.append(what)
+        said = 'within' if measured <= lim else f"OVER by {kb(measured - lim)}"
+        return f"{kb(measured):>9} (recorded {kb(recorded)}, limit {kb(lim)}: {said})"
+
+    print(f"\nown files (brotli; limits are the recorded figures + {headroom} %)")
+    print(f"  {'main':<16} {against('the main module', sizes[main_files[0]], table.get('main', {}).get('own'))}")
+    for row in rows:
+        own = at(f"split_{row['name']}.wasm")
+        if own in sizes:
+            said = against(row['name'] + "'s own file", sizes[own], row.get('own'))
+            print(f"  {row['name']:<16} {said}")
+
+    print("\nfirst loads of a cold visit (brotli)")
+    shared = [f for row in rows if row['layer'] == 'shared' for f in modules.get(row['name'], [])]
+    for row in rows:
+        if not row.get('routes'):
+            continue
+        name = row['name']
+        files = modules.get(name, [])
+        words = ['locales/en.later.json'] if row['words'] == 'later' else []
+        total = base + sum(sizes[f] for f in files + words)
+        said = against(name + "'s first load", total, row.get('load'))
+        print(f"  {name:<16} {row['routes'][0]:<14} {said}")
+        after = [] if row['layer'] == 'start' else [f for f in shared if f not in files]
+        wasm = [f for f in main_files + files + after if f.endswith('.wasm')]
+        extra = sum(sizes[f] for f in after)
+        print(f"  {'':<16} {'':<14} then {kb(extra)} after its paint; {len(wasm)} wasm files in all (at most {MAX_WASM_FILES})")
         if len(wasm) > MAX_WASM_FILES:
-            crowded.append(entry)
+            crowded.append(name)
     every = sum(v for k, v in sizes.items() if k.endswith('.wasm'))
-    print(f"every wasm module of the version: {every} bytes, {kb(every)}")
+    print(f"\nevery wasm file of the version: {kb(every)}")
     if check and crowded:
-        sys.exit(f"size check: {', '.join(crowded)} loads more than {MAX_WASM_FILES} wasm files; the chunk planner (xtask/src/plan.rs) should not allow it")
+        sys.exit(f"size check: {', '.join(crowded)} loads more than {MAX_WASM_FILES} wasm files")
+    if check and unrecorded:
+        sys.exit(f"size check: no figure recorded for {', '.join(unrecorded)}: write `own`/`load` in its split.toml row (the figures above)")
     if check and over:
-        sys.exit(f"size check: the first load of {', '.join(over)} grew past its limit; cut it, or raise LIMITS in scripts/size_report.py and say why in docs/size.md")
+        sys.exit(f"size check: {', '.join(over)} grew past its limit; cut it, or raise its figure in split.toml in a commit that says why the page needs the bytes")
 
 main()

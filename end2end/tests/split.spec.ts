@@ -5,6 +5,8 @@
 import { test, expect, expectAccessible } from './fixtures';
 import { signInWithToken, token, api, copies } from './helpers';
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { parse } from 'smol-toml';
 
 /** The split modules (file names) the browser asked for, and how. */
 const modulesAsked = (page: Page) =>
@@ -14,30 +16,40 @@ const modulesAsked = (page: Page) =>
       .map((e) => ({ file: e.name.split('/').pop()!, by: e.initiatorType })),
   );
 
-test('each page opens on a direct load, its module asked for by index.html', async ({ page }) => {
+/** split.toml, the one declaration of the split (docs/split.md). */
+type Row = { name: string; layer: string; routes?: string[]; words: string };
+const table = parse(readFileSync('../split.toml', 'utf8')) as unknown as { module: Row[]; main: { routes: string[] } };
+
+test('every route of split.toml opens on a direct load, its module asked for by index.html', async ({ page }) => {
   const [post] = (await api(page, token('sam'), '/user/@sam/posts/1')).posts;
   await signInWithToken(page, 'mira');
-  const pages: [string, string, RegExp][] = [
-    ['/', 'split_page_home.wasm', /^Home$/],
-    [`/post/${post.uuid}`, 'split_pages.wasm', /^Post by /],
-    ['/user/@sam', 'split_pages.wasm', /Sam/],
-    ['/user/@sam/followers', 'split_pages.wasm', /^Followers of @sam$/],
-    ['/user/@sam/following', 'split_pages.wasm', /^Followed by @sam$/],
-    ['/outbox', 'split_pages.wasm', /^Waiting to send$/],
-    ['/activity', 'split_page_activity.wasm', /^Activity$/],
-    ['/settings', 'split_extras.wasm', /^Settings$/],
-    ['/bookmarks', 'split_page_bookmarks.wasm', /^Bookmarks$/],
-    ['/drafts', 'split_page_drafts.wasm', /^Drafts$/],
-    ['/signin', 'split_page_signin.wasm', /^Sign in$/],
-  ];
-  for (const [path, file, heading] of pages) {
+  // A real value for each parameter of the router's paths.
+  const example = (route: string) =>
+    route.replace(':uuid', post.uuid).replace(/^\/user\/:id/, '/user/@sam').replace(':id', 'no-such-list');
+  const routes = table.module.flatMap((m) => (m.routes ?? []).map((r) => [r, m.name] as const));
+  expect(routes.length, 'split.toml names routes').toBeGreaterThan(10);
+  for (const [route, module] of routes) {
+    const path = example(route);
     await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(heading);
-    const asked = await modulesAsked(page);
-    // Asked by index.html's preload link (before the main module started),
-    // not first by the app once it ran.
-    expect(asked.find((a) => a.file === file), `${path}: ${JSON.stringify(asked)}`).toMatchObject({ by: 'link' });
+    // The router draws a page there (not the fallback), with its heading.
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading, path).not.toHaveText(/^(Page not found|)$/);
+    const file = `split_${module}.wasm`;
+    await expect
+      .poll(async () => (await modulesAsked(page)).find((a) => a.file === file), `${path}: ${file}`)
+      // Asked by index.html's preload link (before the main module
+      // started), not first by the app once it ran.
+      .toMatchObject({ by: 'link' });
+    // The start's preload map is the table's: the page's pattern names its module.
+    const named = await page.evaluate(
+      (p) => (window as any).perchChunks.entries.find((e: [string, string]) => new RegExp(e[0]).test(p))?.[1],
+      new URL(path, 'http://x').pathname,
+    );
+    expect(named, path).toBe(module);
   }
+  // An address no row names is the router's fallback, and asks for no page module.
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
   await expectAccessible(page);
 });
 

@@ -9,8 +9,9 @@
 //! 2. the splitter (`wasm_split_cli_support`, used as a library) cuts it at
 //!    the `#[wasm_split]` points of `src/lazy.rs`'s `lazy!`;
 //! 3. wasm-bindgen makes the JS glue of the main module only;
-//! 4. wasm-opt shrinks every module, terser the JS (release); the chunk
-//!    planner joins the splitter's chunks as their sizes say (`plan.rs`);
+//! 4. each chunk the splitter cut joins the file split.toml's fixed rule
+//!    gives it (`perch_split::rule`, `plan.rs`); wasm-opt shrinks every
+//!    file, terser the JS (release);
 //!    the served files lose the build's notes to itself (`strip.rs`);
 //! 5. the files go to one `pkg-<hash>/` folder named by a hash of them all;
 //! 6. the staged `index.html` gets the tags that start the app and the map of
@@ -18,16 +19,19 @@
 //!    and the first screen rendered from the app's components in every
 //!    language (`perch-prerender`, docs/prerender.md), and each language's
 //!    catalog cut in the words every start reads and the later ones;
-//! 7. that map names every file, so the service worker keeps them all;
+//!    (from split.toml: `perch_split::Table`);
+//! 7. that map names every file, so the service worker keeps them all, and
+//!    `split-plan.json` beside it says which file each module loads, for
+//!    `make size`;
 //! 8. release files get their brotli and gzip twins (`scripts/precompress.sh`).
 
-mod measure;
 mod merge;
 mod plan;
 mod strip;
 
+use perch_split::{Layer, Table};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs};
@@ -38,52 +42,13 @@ const APP: &str = "perch";
 /// The wasm-opt that makes working bundles (Debian's 108 does not): npm's
 /// binaryen, installed by scripts/setup.sh.
 const WASM_OPT_VERSION: &str = "wasm-opt version 132";
-/// What a direct load of a path needs first: each pattern, tried in order,
-/// names the split module that draws that page (`lazy!` in `src/routes/`).
-/// The groups (docs/split.md, "Groups"): Home alone, the other pages
-/// together, sign-in alone.
-/// `index.html` asks for the module's files at once, beside the main
-/// module, so a page opened from a link does not wait for the app to start
-/// before its own code is asked for.
-const ENTRIES: &[(&str, &str)] = &[
-    ("^/$", "page_home"),
-    ("^/post/[^/]+$", "pages"),
-    ("^/user/[^/]+$", "pages"),
-    ("^/user/[^/]+/follow(ers|ing)$", "pages"),
-    ("^/outbox$", "pages"),
-    ("^/activity$", "page_activity"),
-    ("^/settings$", "extras"),
-    ("^/bookmarks$", "page_bookmarks"),
-    ("^/drafts$", "page_drafts"),
-    ("^/search$", "page_search"),
-    ("^/lists(/[^/]+)?$", "page_lists"),
-    ("^/signin$", "page_signin"),
-];
-
 type Failure = Box<dyn std::error::Error>;
 
 fn main() {
     let what = env::args().nth(1).unwrap_or_default();
     let result = match what.as_str() {
         "web" => web(),
-        "plan" => {
-            let args: Vec<String> = env::args().skip(2).collect();
-            let measure = args.iter().any(|a| a == "--measure");
-            let listing = args.iter().find(|a| !a.starts_with("--")).cloned();
-            plan_again(&listing.unwrap_or_else(|| "target/split/chunks.tsv".into()), measure)
-        }
-        // The measured size of chunks joined (docs/split.md, "The chunk
-        // planner"): `perch-xtask join chunk_11 chunk_40 …`.
-        "join" => (|| {
-            let stems: Vec<String> = env::args().skip(2).collect();
-            let mut joins = measure::Joins::new("target/split/chunks".into(), "target/split/measure".into(), true)?;
-            println!("{}", joins.size(&stems)?);
-            Ok(())
-        })(),
-        _ => {
-            Err("usage: perch-xtask web (run by trunk: see Trunk.toml) | perch-xtask plan [chunks.tsv] [--measure]"
-                .into())
-        }
+        _ => Err("usage: perch-xtask web (run by trunk: see Trunk.toml)".into()),
     };
     if let Err(e) = result {
         eprintln!("perch-xtask: {e}");
@@ -91,53 +56,9 @@ fn main() {
     }
 }
 
-/// Plans again the chunks a build kept (`target/split/chunks.tsv`) and
-/// prints the plan and what each load costs: for tuning the planner
-/// without building (docs/split.md, "The chunk planner").
-/// With `--measure`, each file of the plan is also joined and measured as
-/// it would be served (the chunks the build kept beside the listing).
-fn plan_again(listing: &str, measure: bool) -> Result<(), Failure> {
-    let mut chunks = Vec::new();
-    let mut split_modules = std::collections::BTreeSet::new();
-    for line in fs::read_to_string(listing)?.lines() {
-        let mut parts = line.split('\t');
-        let (Some(stem), Some(bytes), Some(users)) = (parts.next(), parts.next(), parts.next()) else { continue };
-        let users: std::collections::BTreeSet<String> = users.split(',').map(str::to_owned).collect();
-        split_modules.extend(users.iter().cloned());
-        chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: bytes.parse()? });
-    }
-    let dir = Path::new(listing).parent().unwrap_or(Path::new("."));
-    let mut joins = measure::Joins::new(dir.join("chunks"), dir.join("measure"), true)?;
-    let (hosts, chunks) = hosted(&chunks, &split_modules);
-    let groups = if measure {
-        choose(&chunks, &split_modules, &mut joins, true)?
-    } else {
-        plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?
-    };
-    let groups = plan::with_hosted(groups, hosts);
-    for group in &groups {
-        let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
-        let measured = if measure && group.stems[0] != plan::MAIN && plan::host_of(group).is_none() {
-            format!(", {:.1} KB measured", joins.size(&group.stems)? as f64 / 1000.0)
-        } else {
-            String::new()
-        };
-        println!(
-            "{} <- {} chunks ({:.1} KB in the model{measured}, loaded by {})",
-            group.stems[0],
-            group.stems.len(),
-            group.bytes as f64 / 1000.0,
-            users.join(", ")
-        );
-    }
-    for (name, bytes, files) in plan::loads_with(&groups, plan::LOADS) {
-        println!("{name}: {:.1} KB of chunks, {files} wasm files", bytes as f64 / 1000.0);
-    }
-    Ok(())
-}
-
 fn web() -> Result<(), Failure> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("no workspace")?.to_path_buf();
+    let table = Table::read(&root)?;
     let release = env::var("TRUNK_PROFILE").map_or(true, |p| p == "release");
     let staging =
         PathBuf::from(env::var("TRUNK_STAGING_DIR").map_err(|_| "TRUNK_STAGING_DIR is not set: trunk runs this")?);
@@ -166,14 +87,20 @@ fn web() -> Result<(), Failure> {
         o.link_name = "./__wasm_split.js";
         o
     })?;
+    // PERCH_SPLIT_PARTIAL=1: scripts/size-by-part.sh's variants, pages taken out.
+    if env::var("PERCH_SPLIT_PARTIAL").as_deref() != Ok("1") {
+        agree(&table, &split.prefetch_map)?;
+    }
     bindgen(&main_split, &work)?;
     // PERCH_WASM_OPT=0 keeps the modules as the splitter and wasm-bindgen
     // left them, names and all, for looking inside (twiggy; docs/size.md).
     let opt = release && env::var("PERCH_WASM_OPT").as_deref() != Ok("0");
+    let modules = with_app_shell(&table, join_chunks(&table, &work, &main_split, &split.prefetch_map)?);
+    // Once, on the files as served: the rule needs no sizes, so nothing is
+    // optimised before it joins.
     if opt {
         optimize(&work, &files_of(&work)?)?;
     }
-    let modules = with_app_shell(join_chunks(&work, &main_split, &split.prefetch_map, opt)?);
     fs::remove_file(&main_split)?;
     if release {
         minify(&work)?;
@@ -193,7 +120,8 @@ fn web() -> Result<(), Failure> {
     let base = format!("{public_url}{pkg}/");
     let index = staging.join("index.html");
     let html = fs::read_to_string(&index)?;
-    let html = with_tags(&html, &public_url, &base, &modules, &files_of(&work)?)?;
+    let html = with_tags(&table, &html, &public_url, &base, &modules, &files_of(&work)?)?;
+    fs::write(staging.join("split-plan.json"), plan_json(&pkg, &modules)?)?;
     let screens = prerender(&root)?;
     fs::write(&index, with_first_screen(&html, &screens)?)?;
     write_words(&staging, &screens)?;
@@ -351,77 +279,58 @@ fn bindgen(main_split: &Path, work: &Path) -> Result<(), Failure> {
         .arg(main_split))
 }
 
-/// Step 4b, the chunk planner (`plan.rs`): the splitter's chunks joined as
-/// the plan says, measured as they will be served (after wasm-opt in a
-/// release build), the loader told, the joined files optimised again. The
-/// chunks joined into the main module go into it before wasm-bindgen,
-/// which runs again. Answers each split module's files.
+/// The splitter's modules and split.toml's rows must be the same: a module
+/// with no row, or a row the splitter made nothing for, stops the build
+/// with what to add (build.rs checked the sources already; this is the
+/// wasm's word).
+fn agree(table: &Table, map: &HashMap<String, Vec<String>>) -> Result<(), Failure> {
+    let mut problems = Vec::new();
+    for module in map.keys() {
+        if table.module(module).is_none() {
+            problems
+                .push(format!("the splitter made the module `{module}`, which split.toml does not name: add its row"));
+        }
+    }
+    for module in &table.modules {
+        if !map.contains_key(&module.name) {
+            problems.push(format!(
+                "split.toml names `{}`, which the splitter did not make (no lazy! that is called puts code in it): remove its row",
+                module.name
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+/// Step 4b: each chunk the splitter cut joins the file split.toml's fixed
+/// rule gives it (`perch_split::rule`): a split module's own file, or the
+/// main module, which wasm-bindgen then runs on again. The loader is told.
+/// Answers each split module's files.
 fn join_chunks(
+    table: &Table,
     work: &Path,
     main_split: &Path,
-    map: &std::collections::HashMap<String, Vec<String>>,
-    opt: bool,
-) -> Result<std::collections::HashMap<String, Vec<String>>, Failure> {
-    let mut chunks = Vec::new();
+    map: &HashMap<String, Vec<String>>,
+) -> Result<HashMap<String, Vec<String>>, Failure> {
+    let started = std::time::Instant::now();
+    let mut users: HashMap<String, BTreeSet<String>> = HashMap::new();
     for file in files_of(work)? {
         let Some(stem) = file.strip_suffix(".wasm").filter(|s| s.starts_with("chunk_")) else { continue };
-        let users = map.iter().filter(|(_, files)| files.iter().any(|f| f == stem)).map(|(m, _)| m.clone()).collect();
-        chunks.push(plan::Chunk { stem: stem.to_owned(), users, bytes: brotli_size(&work.join(&file))? });
+        let of = map.iter().filter(|(_, files)| files.iter().any(|f| f == stem)).map(|(m, _)| m.clone()).collect();
+        users.insert(stem.to_owned(), of);
     }
-    // The planner's input, kept beside the build: `perch-xtask plan FILE`
-    // plans it again without building (for tuning the planner).
-    let listing: String = chunks
-        .iter()
-        .map(|c| format!("{}\t{}\t{}\n", c.stem, c.bytes, c.users.iter().cloned().collect::<Vec<_>>().join(",")))
-        .collect();
-    let kept = work.parent().ok_or("no target dir")?;
-    fs::write(kept.join("chunks.tsv"), listing)?;
-    // And the chunks themselves, for measuring joins without building
-    // (`perch-xtask plan --measure`).
-    let _ = fs::remove_dir_all(kept.join("chunks"));
-    fs::create_dir_all(kept.join("chunks"))?;
-    for chunk in &chunks {
-        let file = format!("{}.wasm", chunk.stem);
-        fs::copy(work.join(&file), kept.join("chunks").join(&file))?;
-    }
-    if env::var("PERCH_PLAN_CHUNKS").as_deref() == Ok("1") {
-        for chunk in &chunks {
-            let users: Vec<&str> = chunk.users.iter().map(String::as_str).collect();
-            println!("perch-xtask: chunk {} ({} B): {}", chunk.stem, chunk.bytes, users.join(", "));
-        }
-    }
-    let split_modules = map.keys().cloned().collect();
-    // First the chunks that cost no load anything in a split module's own
-    // file (`plan::hosted`); the planner plans the others.
-    let (hosts, chunks) = hosted(&chunks, &split_modules);
-    // A release build measures the plans it weighs; a debug one (`trunk
-    // serve`) takes the model's best.
-    let mut joins = if opt { Some(measure::Joins::new(kept.join("chunks"), kept.join("measure"), opt)?) } else { None };
-    let groups = match &mut joins {
-        Some(joins) => choose(&chunks, &split_modules, joins, false)?,
-        None => plan::plan(&chunks, &split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL)?,
-    };
-    let groups = plan::with_hosted(groups, hosts);
-    let mut joined = Vec::new();
+    let placed = perch_split::rule::place(table, users.iter().map(|(c, u)| (c.as_str(), u)))?;
+    let groups = plan::groups(placed, &users);
+    let ruled = started.elapsed();
     for group in &groups {
-        let users: Vec<&str> = group.users.iter().map(String::as_str).collect();
-        println!(
-            "perch-xtask: plan: {}.wasm <- {} ({:.1} KB, loaded by {})",
-            group.stems[0],
-            group.stems.join(" + "),
-            group.bytes as f64 / 1000.0,
-            users.join(", ")
-        );
-        if group.stems.len() < 2 {
-            continue;
-        }
         let into_main = group.stems[0] == plan::MAIN;
         let parts_of = if into_main { &group.stems[1..] } else { &group.stems[..] };
         let mut parts = Vec::new();
         for stem in parts_of {
-            // What the splitter wrote: a chunk already through wasm-opt is
-            // as good, and the main module is not yet (it is optimised
-            // again with what joined it).
             parts.push(fs::read(work.join(format!("{stem}.wasm")))?);
         }
         for stem in &parts_of[usize::from(!into_main)..] {
@@ -430,40 +339,35 @@ fn join_chunks(
         if into_main {
             fs::write(main_split, merge::join_into_main(&fs::read(main_split)?, &parts)?)?;
             bindgen(main_split, work)?;
-            joined.push(format!("{APP}_bg.wasm"));
-        } else {
-            let file = format!("{}.wasm", group.stems[0]);
-            // Measured: joined and optimised already, the same bytes.
-            match joins.as_ref().and_then(|j| j.made(&group.stems)) {
-                Some(made) => _ = fs::copy(made, work.join(&file))?,
-                None => {
-                    fs::write(work.join(&file), merge::join(&parts)?)?;
-                    joined.push(file);
-                }
-            }
+        } else if parts.len() > 1 {
+            fs::write(work.join(format!("{}.wasm", group.stems[0])), merge::join(&parts)?)?;
         }
     }
     let loader = work.join("__wasm_split.js");
     fs::write(&loader, plan::loader(&fs::read_to_string(&loader)?, &groups)?)?;
-    if opt {
-        optimize(work, &joined)?;
+    let planned = started.elapsed();
+    for group in &groups {
+        println!("perch-xtask: plan: {}.wasm <- {} chunks", group.stems[0], group.stems.len() - 1);
     }
+    println!(
+        "perch-xtask: {} chunks placed by the rule in {:.3} s, joined in {:.2} s",
+        users.len(),
+        ruled.as_secs_f64(),
+        (planned - ruled).as_secs_f64()
+    );
     Ok(plan::files_of_modules(map, &groups)?)
 }
 
-/// The split modules a page loads without `plan::APP_SHELL`: signed out,
-/// the sign-in page draws from the main module's start.
-const WITHOUT_APP_SHELL: &[&str] = &["page_signin"];
-
-/// Each split module's files with `plan::APP_SHELL`'s first, but for the
-/// modules in [`WITHOUT_APP_SHELL`]: what `index.html` fetches for a page
-/// and `make size` counts.
-fn with_app_shell(
-    mut modules: std::collections::HashMap<String, Vec<String>>,
-) -> std::collections::HashMap<String, Vec<String>> {
-    let Some(shell) = modules.get(plan::APP_SHELL).cloned() else { return modules };
+/// Each split module's files with the shell's first (split.toml's layer
+/// "shell"), but for the start's (layer "start": signed out, the sign-in
+/// page draws from the main module's start): what `index.html` fetches for
+/// a page and `make size` counts.
+fn with_app_shell(table: &Table, mut modules: HashMap<String, Vec<String>>) -> HashMap<String, Vec<String>> {
+    let shell: Vec<String> =
+        table.of_layer(Layer::Shell).flat_map(|m| modules.get(&m.name).cloned().unwrap_or_default()).collect();
     for (module, files) in modules.iter_mut() {
-        if module == plan::APP_SHELL || WITHOUT_APP_SHELL.contains(&module.as_str()) {
+        let layer = table.module(module).map(|m| m.layer);
+        if matches!(layer, Some(Layer::Shell | Layer::Start) | None) {
             continue;
         }
         let own: Vec<String> = files.drain(..).filter(|f| !shell.contains(f)).collect();
@@ -473,71 +377,13 @@ fn with_app_shell(
     modules
 }
 
-/// The chunks that go into a split module's own file (`plan::hosted`), and
-/// the chunks left to plan.
-fn hosted(
-    chunks: &[plan::Chunk],
-    split_modules: &std::collections::BTreeSet<String>,
-) -> (Vec<plan::Group>, Vec<plan::Chunk>) {
-    let hosts = plan::hosted(chunks, &plan::loads_of(plan::LOADS, split_modules));
-    let left = chunks.iter().filter(|c| !hosts.iter().any(|g| g.stems[1..].contains(&c.stem))).cloned().collect();
-    (hosts, left)
-}
-
-/// How many of the model's best plans are measured.
-const MEASURED_PLANS: usize = 4;
-
-/// The plan of the chunk planner: of the model's best plans
-/// ([`MEASURED_PLANS`]), the one whose files, joined and measured as they
-/// will be served, cost the weighted first loads least (the chunks joined
-/// into the main module weighed by the model: measuring them would take
-/// wasm-bindgen and wasm-opt over the whole main module each time).
-fn choose(
-    chunks: &[plan::Chunk],
-    split_modules: &std::collections::BTreeSet<String>,
-    joins: &mut measure::Joins,
-    say: bool,
-) -> Result<Vec<plan::Group>, Failure> {
-    let started = std::time::Instant::now();
-    let candidates = plan::plans(chunks, split_modules, plan::LOADS, plan::MAX_FILES, &plan::MODEL, plan::STARTS)?;
-    let loads = plan::loads_of(plan::LOADS, split_modules);
-    let mut best: Option<(u64, Vec<plan::Group>)> = None;
-    for (modelled, groups) in candidates.into_iter().take(MEASURED_PLANS) {
-        let mut sizes = Vec::new();
-        for group in &groups {
-            // The main module's and a split module's own file: the model's.
-            let modelled = group.stems[0] == plan::MAIN || plan::host_of(group).is_some();
-            sizes.push(if modelled { group.bytes } else { joins.size(&group.stems)? });
-        }
-        let measured = plan::weighed_cost(&groups, &sizes, &loads, plan::MODEL.per_request);
-        if say {
-            println!("a plan of {} files: {modelled} in the model, {measured} measured", groups.len());
-        }
-        if best.as_ref().is_none_or(|(b, _)| measured < *b) {
-            best = Some((measured, groups));
-        }
-    }
-    println!(
-        "perch-xtask: planned in {:.1} s, {} joins measured in {:.1} s",
-        started.elapsed().as_secs_f64(),
-        joins.measured,
-        joins.seconds
-    );
-    Ok(best.ok_or("no plan")?.1)
-}
-
-/// A file's size compressed as `scripts/precompress.sh` serves it (brotli,
-/// quality 11, by the same program).
-fn brotli_size(path: &Path) -> Result<u64, Failure> {
-    let output = Command::new("brotli")
-        .args(["-q", "11", "-c"])
-        .arg(path)
-        .output()
-        .map_err(|e| format!("brotli: {e} (scripts/setup.sh installs it)"))?;
-    if !output.status.success() {
-        return Err(format!("brotli failed on {}", path.display()).into());
-    }
-    Ok(output.stdout.len() as u64)
+/// `split-plan.json`, beside `index.html`: the version's folder and each
+/// split module's files, for `make size` (scripts/size_report.py).
+fn plan_json(pkg: &str, modules: &HashMap<String, Vec<String>>) -> Result<String, Failure> {
+    let sorted: BTreeMap<_, _> =
+        modules.iter().map(|(k, v)| (k.clone(), v.iter().map(|f| format!("{f}.wasm")).collect::<Vec<_>>())).collect();
+    let main = [format!("{APP}_bg.wasm"), format!("{APP}.js"), "__wasm_split.js".to_owned()];
+    Ok(serde_json::to_string_pretty(&serde_json::json!({ "pkg": pkg, "main": main, "modules": sorted }))?)
 }
 
 /// Step 4: wasm-opt -Oz on the modules named, in place.
@@ -601,15 +447,16 @@ fn hash_of(dir: &Path) -> Result<String, Failure> {
 /// Steps 6 and 7: the staged `index.html` with, before `</head>`:
 /// - `window.perchChunks`: every file of the version (the service worker
 ///   keeps what index.html names), the files of each split module, and the
-///   path patterns of [`ENTRIES`]; a script that asks at once for the files
+///   path patterns of split.toml's routes; a script that asks at once for the files
 ///   of the page being opened;
 /// - preloads of the main module and its glue, and the module script that
 ///   starts the app.
 fn with_tags(
+    table: &Table,
     html: &str,
     root: &str,
     base: &str,
-    modules: &std::collections::HashMap<String, Vec<String>>,
+    modules: &HashMap<String, Vec<String>>,
     files: &[String],
 ) -> Result<String, Failure> {
     // trunk leaves the link that told it not to build the wasm.
@@ -622,24 +469,32 @@ fn with_tags(
     };
     let at = html.rfind("</head>").ok_or("index.html has no </head>")?;
     let path = |f: &str| format!("{base}{f}");
-    let later_groups = later_groups()?;
+    let later_groups: Vec<&str> = table.with_words("later").map(|m| m.name.as_str()).collect();
+    let after: Vec<&str> = table.of_layer(Layer::Shared).map(|m| m.name.as_str()).collect();
+    // What a direct load of a path needs first: each route's pattern and
+    // the module that draws it (the main module's need nothing more).
+    let entries: Vec<[String; 2]> = table
+        .routes()
+        .into_iter()
+        .filter(|(m, _)| *m != perch_split::MAIN)
+        .map(|(m, r)| [Table::pattern(r), m.to_owned()])
+        .collect();
     let wasm = |stem: &String| path(&format!("{stem}.wasm"));
     let sorted: BTreeMap<_, _> =
         modules.iter().map(|(k, v)| (k.clone(), v.iter().map(wasm).collect::<Vec<_>>())).collect();
-    // scripts/size-by-part.sh builds variants with pages taken out.
     let partial = env::var("PERCH_SPLIT_PARTIAL").as_deref() == Ok("1");
-    for (_, split) in ENTRIES {
-        if !sorted.contains_key(*split) && !partial {
-            return Err(format!("no split module {split}: ENTRIES and src/routes/ differ").into());
+    for [_, split] in &entries {
+        if !sorted.contains_key(split) && !partial {
+            return Err(format!("no split module {split}: split.toml and the splitter differ").into());
         }
     }
     let chunks = serde_json::json!({
         "all": files.iter().map(|f| path(f)).collect::<Vec<_>>(),
         "modules": sorted,
-        "entries": ENTRIES.iter().map(|(p, s)| [p, s]).collect::<Vec<_>>(),
+        "entries": entries,
         "root": root,
         "later": later_groups,
-        "after": AFTER_PAINT,
+        "after": after,
     });
     let js = path(&format!("{APP}.js"));
     let bg = path(&format!("{APP}_bg.wasm"));
@@ -662,32 +517,6 @@ fn with_tags(
     Ok(format!("{}{}{}", &html[..at], tags, &html[at..]))
 }
 
-/// The split modules whose words come with them (`build.rs`'s
-/// `LATER_GROUPS`, the one list: `src/i18n/mod.rs`, "Words by page"): a
-/// direct load of one of their pages asks for the later words beside its
-/// files.
-fn later_groups() -> Result<Vec<String>, Failure> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("no workspace")?;
-    let text = fs::read_to_string(root.join("build.rs"))?;
-    let before = "const LATER_GROUPS: &[&str] =";
-    let rest = &text[text.find(before).ok_or("build.rs has no LATER_GROUPS")? + before.len()..];
-    // As rustfmt lays it out: on that line or the next.
-    let rest = rest.trim_start().strip_prefix("&[").ok_or("build.rs: LATER_GROUPS is not a list")?;
-    let list = &rest[..rest.find(']').ok_or("build.rs: LATER_GROUPS is not closed")?];
-    let groups: Vec<String> =
-        list.split(',').map(|g| g.trim().trim_matches('"').to_owned()).filter(|g| !g.is_empty()).collect();
-    if groups.iter().any(|g| !g.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
-        return Err(format!("build.rs: LATER_GROUPS {groups:?}").into());
-    }
-    Ok(groups)
-}
-
-/// The split modules whose own file a page's links do not ask for early
-/// (`perchChunks.after`): they come on their own once the page's reads are
-/// answered (`routes::watch_activity_after_paint`), and the chunks the
-/// planner put in their file (`plan::hosted`) with them.
-const AFTER_PAINT: &[&str] = &["background"];
-
 /// Asks for the main module, its glue and loader, and the files of the page
 /// being opened (`perchChunks.entries`): at once, or, when `index.html`
 /// shows the first screen rendered at build time (`perchFirstScreenDue`),
@@ -698,7 +527,7 @@ const AFTER_PAINT: &[&str] = &["background"];
 /// drawn, it asks, at low priority, for the files of the pages the page
 /// links to, and again as links appear, until every page's files were asked
 /// for, but the own files of the modules that come after a page's reads
-/// ([`AFTER_PAINT`]). Only once the page has settled (its `load`, then 3 s,
+/// (split.toml's layer "shared"). Only once the page has settled (its `load`, then 3 s,
 /// then an idle moment): asked at once, they took the slow network from the
 /// page's own reads (Lighthouse, Home cold: LCP 3.54 -> 4.00 s; docs/performance.md).
 /// A page of a module whose words come later (`perchChunks.later`) asks for
@@ -747,14 +576,23 @@ fn run(command: &mut Command) -> Result<(), Failure> {
 mod tests {
     use super::*;
 
+    fn table() -> Table {
+        Table::read(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()).unwrap()
+    }
+
     #[test]
     fn every_page_of_the_map_must_be_a_split_module() {
-        let mut modules = std::collections::HashMap::new();
-        for (_, split) in ENTRIES {
+        let table = table();
+        let mut modules = HashMap::new();
+        for (split, _) in table.routes().into_iter().filter(|(m, _)| *m != perch_split::MAIN) {
             modules.insert(split.to_string(), vec![format!("split_{split}")]);
         }
-        let html = with_tags("<head></head><body></body>", "/", "/pkg-0/", &modules, &["perch.js".into()]).unwrap();
+        let html =
+            with_tags(&table, "<head></head><body></body>", "/", "/pkg-0/", &modules, &["perch.js".into()]).unwrap();
         assert!(html.contains("\"/pkg-0/split_pages.wasm\""), "{html}");
+        assert!(html.contains(r#"["^/post/[^/]+$","pages"]"#), "{html}");
+        assert!(html.contains(r#""later":["page_activity","extras","#), "{html}");
+        assert!(html.contains(r#""after":["background"]"#), "{html}");
         // The app's module script imports the glue once the start has asked
         // for the main files (perchChunks.started), which it names.
         assert!(html.find("await window.perchChunks.started").unwrap() < html.find("await import(").unwrap());
@@ -762,6 +600,38 @@ mod tests {
         assert!(html.contains("\"wasm\":\"/pkg-0/perch_bg.wasm\""), "{html}");
         assert!(html.contains("perchFirstScreenDue"), "{html}");
         modules.remove("pages");
-        assert!(with_tags("<head></head>", "/", "/pkg-0/", &modules, &[]).is_err());
+        assert!(with_tags(&table, "<head></head>", "/", "/pkg-0/", &modules, &[]).is_err());
+    }
+
+    #[test]
+    fn the_splitter_s_modules_and_the_table_s_rows_must_be_the_same() {
+        let table = table();
+        let mut map: HashMap<String, Vec<String>> = table.modules.iter().map(|m| (m.name.clone(), vec![])).collect();
+        assert!(agree(&table, &map).is_ok());
+        map.insert("page_new".into(), vec![]);
+        let err = agree(&table, &map).unwrap_err().to_string();
+        assert!(
+            err.contains("the splitter made the module `page_new`, which split.toml does not name: add its row"),
+            "{err}"
+        );
+        map.remove("page_new");
+        map.remove("page_drafts");
+        let err = agree(&table, &map).unwrap_err().to_string();
+        assert!(err.contains("split.toml names `page_drafts`, which the splitter did not make"), "{err}");
+    }
+
+    #[test]
+    fn a_page_s_files_start_with_the_shell_s_but_sign_in_s() {
+        let modules = HashMap::from([
+            ("app_shell".to_string(), vec!["split_app_shell".to_string()]),
+            ("page_home".to_string(), vec!["split_app_shell".to_string(), "split_page_home".to_string()]),
+            ("page_signin".to_string(), vec!["split_page_signin".to_string()]),
+            ("page_drafts".to_string(), vec!["split_background".to_string(), "split_page_drafts".to_string()]),
+        ]);
+        let files = with_app_shell(&table(), modules);
+        assert_eq!(files["page_home"], ["split_app_shell", "split_page_home"]);
+        assert_eq!(files["page_drafts"], ["split_app_shell", "split_background", "split_page_drafts"]);
+        assert_eq!(files["page_signin"], ["split_page_signin"]);
+        assert_eq!(files["app_shell"], ["split_app_shell"]);
     }
 }
