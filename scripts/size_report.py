@@ -68,12 +68,13 @@ def main():
     def against(what, measured, recorded):
         if recorded is None:
             unrecorded.append(what)
-            return f"{kb(measured)} (no figure recorded)"
+            return f"{kb(measured):>9} = {measured} B (no figure recorded)"
         lim = limit(recorded)
         if measured > lim:
             over.append(what)
         said = 'within' if measured <= lim else f"OVER by {kb(measured - lim)}"
-        return f"{kb(measured):>9} (recorded {kb(recorded)}, limit {kb(lim)}: {said})"
+        moved = f"{(measured - recorded) / 1000:+.1f} kB"
+        return f"{kb(measured):>9} = {measured} B ({moved} on the recorded {kb(recorded)}; limit {kb(lim)}: {said})"
 
     print(f"\nown files (brotli; limits are the recorded figures + {headroom} %)")
     print(f"  {'main':<16} {against('the main module', sizes[main_files[0]], table.get('main', {}).get('own'))}")
