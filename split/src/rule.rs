@@ -48,45 +48,7 @@ pub fn place<'a>(
 mod tests {
     use super::*;
 
-    const TABLE: &str = r#"
-headroom_percent = 3
-[words]
-start = "every start"
-[[module]]
-name = "page_signin"
-layer = "start"
-words = "start"
-[[module]]
-name = "app_shell"
-layer = "shell"
-words = "start"
-[[module]]
-name = "background"
-layer = "shared"
-words = "start"
-[[module]]
-name = "page_home"
-layer = "page"
-first_screen = true
-words = "start"
-[[module]]
-name = "pages"
-layer = "page"
-first_screen = true
-words = "start"
-[[module]]
-name = "page_search"
-layer = "page"
-words = "start"
-[[module]]
-name = "page_lists"
-layer = "page"
-words = "start"
-[[module]]
-name = "composing"
-layer = "feature"
-words = "start"
-"#;
+    use crate::TEST_TABLE as TABLE;
 
     fn where_goes(users: &[&str]) -> String {
         let table = Table::parse(TABLE).unwrap();

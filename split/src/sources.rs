@@ -169,28 +169,7 @@ pub fn check(table: &Table, files: &BTreeMap<String, Found>) -> Vec<String> {
 mod tests {
     use super::*;
 
-    const TABLE: &str = r#"
-headroom_percent = 3
-[words]
-start = "every start"
-later = "with the module"
-[main]
-routes = ["/oauth/callback"]
-[[module]]
-name = "app_shell"
-layer = "shell"
-words = "start"
-[[module]]
-name = "page_home"
-layer = "page"
-routes = ["/"]
-words = "start"
-[[module]]
-name = "page_drafts"
-layer = "page"
-routes = ["/drafts"]
-words = "later"
-"#;
+    use crate::TEST_TABLE as TABLE;
 
     fn sources(extra: &[(&str, &str)]) -> BTreeMap<String, Found> {
         let mut files = vec![
@@ -198,19 +177,23 @@ words = "later"
                 "src/routes/mod.rs",
                 r#"lazy! { app_shell, fn app_shell() { view! { <Routes>
                     <Route path=path!("/") view=home::HomePage/>
+                    <Route path=path!("/post/:uuid") view=thread::Thread/>
+                    <Route path=path!("/search") view=search::SearchPage/>
+                    <Route path=path!("/lists") view=lists::ListsPage/>
                     <Route path=path!("/drafts") view=drafts::DraftsPage/>
+                    <Route path=path!("/signin") view=signin::SignIn/>
                     <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
-                </Routes> } } }"#,
+                </Routes> } } }
+                lazy! { background, fn background_work() {} }"#,
             ),
             ("src/routes/home.rs", "lazy! { page_home, fn home_page() { t::home_title() } }"),
-            (
-                "src/routes/drafts.rs",
-                "//! Drafts.\n//! Words: later.\nlazy! { page_drafts, fn drafts_page() { t::drafts() } }",
-            ),
-            (
-                "src/routes/oauth_callback.rs",
-                "/// lazy! { page_home, fn not_code() {} }\nfn callback() { \"path!(\\\"/x\\\")\" }",
-            ),
+            ("src/routes/thread.rs", "lazy! { pages, fn thread_page() { crate::i18n::t::post_by() } }"),
+            ("src/routes/search.rs", "//! Search.\n//! Words: later.\nlazy! { page_search, fn search_page() {} }"),
+            ("src/routes/lists.rs", "//! Words: later.\nlazy! { page_lists, fn lists_page() {} }"),
+            ("src/routes/drafts.rs", "//! Drafts.\n//! Words: later.\nlazy! { page_drafts, fn drafts_page() { t::drafts() } }"),
+            ("src/routes/signin.rs", "lazy! { page_signin, fn signin_page() {} }"),
+            ("src/components/mention.rs", "lazy! { composing, fn mention_list() {} }"),
+            ("src/routes/oauth_callback.rs", "/// lazy! { page_home, fn not_code() {} }\nfn callback() { \"path!(\\\"/x\\\")\" }"),
         ];
         files.extend_from_slice(extra);
         files.into_iter().map(|(p, t)| (p.to_owned(), scan(t).unwrap())).collect()
@@ -227,6 +210,8 @@ words = "later"
         assert!(found["src/routes/oauth_callback.rs"].lazy.is_empty());
         assert!(found["src/routes/drafts.rs"].later_mark);
         assert_eq!(found["src/routes/home.rs"].words, BTreeSet::from(["home_title".to_owned()]));
+        // A message named through its whole path counts too.
+        assert_eq!(found["src/routes/thread.rs"].words, BTreeSet::from(["post_by".to_owned()]));
     }
 
     #[test]

@@ -208,42 +208,7 @@ impl Table {
 mod tests {
     use super::*;
 
-    const SMALL: &str = r#"
-headroom_percent = 3
-[words]
-start = "every start"
-later = "with the module"
-[main]
-routes = ["/oauth/callback"]
-[[module]]
-name = "page_signin"
-layer = "start"
-routes = ["/signin"]
-words = "start"
-[[module]]
-name = "app_shell"
-layer = "shell"
-words = "start"
-[[module]]
-name = "background"
-layer = "shared"
-words = "start"
-[[module]]
-name = "page_home"
-layer = "page"
-first_screen = true
-routes = ["/"]
-words = "start"
-[[module]]
-name = "page_drafts"
-layer = "page"
-routes = ["/drafts"]
-words = "later"
-[[module]]
-name = "composing"
-layer = "feature"
-words = "start"
-"#;
+    use crate::TEST_TABLE as SMALL;
 
     #[test]
     fn a_table_reads_and_says_what_each_load_carries() {

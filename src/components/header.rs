@@ -13,32 +13,21 @@ use leptos_router::components::A;
 #[component]
 pub fn SiteHeader() -> impl IntoView {
     let session = use_session();
-    view! {
-        <a class="skip-link" href="#main">{t::skip_to_content()}</a>
-        <header class="site-header">
-            <A href=AppPath::Home.href() attr:class="brand">"Perch"</A>
-            <nav aria-label=t::nav_main()>
-                <ul>
-                    <li><A href=AppPath::Home.href()>{t::nav_home()}</A></li>
-                    {move || match session.user() {
-                        Some(user) => view! {
-                            <li><A href=AppPath::Profile(&user.username).href()>{t::nav_profile()}</A></li>
-                            <li><ActivityLink account=user.uuid.clone()/></li>
-                            <li><A href=AppPath::Search.href() attr:class="search-link">{t::search_title()}</A></li>
-                            <crate::components::waiting::WaitingCount/>
-                            <li><AccountMenu/></li>
-                        }.into_any(),
-                        None => {
-                            let location = leptos_router::hooks::use_location();
-                            let href = move || crate::account::oauth::signin_href(&here(&location.pathname.get(), &location.search.get()));
-                            view! { <li><A href=href>{t::sign_in()}</A></li> }.into_any()
-                        }
-                    }}
-                </ul>
-            </nav>
-            <crate::components::find_person::FindPerson name=t::find_someone() id="find-someone" label=t::username_to_find() hide_label=true/>
-        </header>
-    }
+    let items = move || match session.user() {
+        Some(user) => view! {
+            <li><A href=AppPath::Profile(&user.username).href()>{t::nav_profile()}</A></li>
+            <li><ActivityLink account=user.uuid.clone()/></li>
+            <li><A href=AppPath::Search.href() attr:class="search-link">{t::search_title()}</A></li>
+            <crate::components::waiting::WaitingCount/>
+            <li><AccountMenu/></li>
+        }
+        .into_any(),
+        None => view! { <SignInItem/> }.into_any(),
+    };
+    let find = view! {
+        <crate::components::find_person::FindPerson name=t::find_someone() id="find-someone" label=t::username_to_find() hide_label=true/>
+    };
+    header_frame(items, find)
 }
 
 /// The header of a signed-out visit to the sign-in page (and the OAuth
@@ -47,8 +36,12 @@ pub fn SiteHeader() -> impl IntoView {
 /// header ([`SiteHeader`]), where a signed-out visitor finds it too.
 #[component]
 pub fn SignedOutHeader() -> impl IntoView {
-    let location = leptos_router::hooks::use_location();
-    let href = move || crate::account::oauth::signin_href(&here(&location.pathname.get(), &location.search.get()));
+    header_frame(view! { <SignInItem/> }, ())
+}
+
+/// What both headers are: the skip link, the name, the navigation with
+/// Home first and `items` after it, then `after` on its own row.
+fn header_frame(items: impl IntoView, after: impl IntoView) -> impl IntoView {
     view! {
         <a class="skip-link" href="#main">{t::skip_to_content()}</a>
         <header class="site-header">
@@ -56,11 +49,20 @@ pub fn SignedOutHeader() -> impl IntoView {
             <nav aria-label=t::nav_main()>
                 <ul>
                     <li><A href=AppPath::Home.href()>{t::nav_home()}</A></li>
-                    <li><A href=href>{t::sign_in()}</A></li>
+                    {items}
                 </ul>
             </nav>
+            {after}
         </header>
     }
+}
+
+/// Sign in, coming back to this address once signed in.
+#[component]
+fn SignInItem() -> impl IntoView {
+    let location = leptos_router::hooks::use_location();
+    let href = move || crate::account::oauth::signin_href(&here(&location.pathname.get(), &location.search.get()));
+    view! { <li><A href=href>{t::sign_in()}</A></li> }
 }
 
 /// Activity, with the account's unread count; its name says the count to

@@ -97,14 +97,7 @@ pub fn Shell(
 /// app's start and hands over to it (`whole`), this start's page kept on
 /// screen until it has come.
 fn signed_out_start(whole: RwSignal<Option<bool>>) -> AnyView {
-    let (header_due, pages_due) = (RwSignal::new(false), RwSignal::new(false));
-    leptos::task::spawn_local(async move {
-        crate::browser::pace::yield_now().await;
-        if header_due.try_set(true).is_none() {
-            crate::browser::pace::yield_now().await;
-            let _ = pages_due.try_set(true);
-        }
-    });
+    let (header_due, pages_due) = header_then_page(false);
     let elsewhere = move || {
         // Not while this start is drawn: the whole app takes its place
         // once its module is here (or could not come: it then says so).
@@ -134,6 +127,25 @@ fn signed_out_start(whole: RwSignal<Option<bool>>) -> AnyView {
         </Router>
     }
     .into_any()
+}
+
+/// When a start draws its header and its page: a task at a time after
+/// this one, the header first (it takes the place of `index.html`'s frame),
+/// then the page, its shape shown meanwhile as the frame showed it; one
+/// task for all was long on a slow phone (issue 37). Both at once when
+/// `now`. Each signal turns true in that order.
+fn header_then_page(now: bool) -> (RwSignal<bool>, RwSignal<bool>) {
+    let (header_due, pages_due) = (RwSignal::new(now), RwSignal::new(now));
+    if !now {
+        leptos::task::spawn_local(async move {
+            crate::browser::pace::yield_now().await;
+            if header_due.try_set(true).is_none() {
+                crate::browser::pace::yield_now().await;
+                let _ = pages_due.try_set(true);
+            }
+        });
+    }
+    (header_due, pages_due)
 }
 
 // The whole app's start, for every address but a signed-out visit to the
@@ -171,21 +183,9 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
     provide_context(help);
     // The shortcuts' help is split out of the main module until first asked for.
     let help_asked = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || help.0.get());
-    // Drawn a task at a time after this one: the header (which takes the
-    // place of `index.html`'s frame), then the page, its shape shown
-    // meanwhile as the frame showed it. One task for all was long on a slow
-    // phone (issue 37). After the signed-out start, at once: its header and
-    // page were on screen until now.
-    let (header_due, pages_due) = (RwSignal::new(after), RwSignal::new(after));
-    if !after {
-        leptos::task::spawn_local(async move {
-            crate::browser::pace::yield_now().await;
-            if header_due.try_set(true).is_none() {
-                crate::browser::pace::yield_now().await;
-                let _ = pages_due.try_set(true);
-            }
-        });
-    }
+    // After the signed-out start, at once: its header and page were on
+    // screen until now.
+    let (header_due, pages_due) = header_then_page(after);
     crate::browser::marks::mark("perch:shell-ready");
     view! {
         <Router>
