@@ -35,6 +35,9 @@ def main():
     sizes = {}
     print(f"{'file':<52} {'raw':>10} {'gzip':>10} {'brotli':>10}")
     for root, _, names in sorted(os.walk('dist')):
+        # trunk's staging folder (`.stage`) while a build runs is not served.
+        if '/.' in root:
+            continue
         for name in sorted(names):
             if name.startswith('.') or name.endswith(('.br', '.gz')):
                 continue

@@ -125,6 +125,35 @@ test('a list made here and filled from a profile, a Following list and its own p
   await expect(page.locator('.list-row').filter({ hasText: 'Friends' })).toContainText('1 new post');
 });
 
+test('adding the first person on an empty list keeps the disclosure open and its message read out; Remove says whom it took off', async ({ page }) => {
+  const [me, who] = [newAccount('le'), newAccount('lf')];
+  await signInWithToken(page, me);
+  await page.goto('/lists');
+  await makeList(page, 'Alpha');
+  await page.getByRole('link', { name: 'Alpha' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Alpha' })).toBeVisible();
+  const members = page.locator('details.list-members');
+  // Empty: open, so the field is there at once.
+  await expect(members).toHaveJSProperty('open', true);
+  const field = page.getByLabel('Add someone to this list');
+  await field.fill(`@${who}`);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.locator('.list-meta')).toContainText('1 person');
+  await expect(members.locator('summary')).toContainText('People on this list (1)');
+  // What the person just did stays open, in the accessibility tree, and the
+  // field keeps the focus for the next name.
+  await expect(members).toHaveJSProperty('open', true);
+  await expect(page.getByRole('status').filter({ hasText: `@${who} added to “Alpha”.` })).toBeVisible();
+  await expect(field).toBeFocused();
+  await expectAccessible(page);
+  // Remove: the row goes, the focus is not lost with it, and it is said.
+  await members.getByRole('button', { name: `Remove @${who} from the list` }).click();
+  await expect(page.locator('.list-meta')).toContainText('0 people');
+  await expect(page.getByRole('status').filter({ hasText: `@${who} removed from “Alpha”.` })).toBeVisible();
+  await expect(members).toHaveJSProperty('open', true);
+  await expect(field).toBeFocused();
+});
+
 test('lists are renamed, reordered and deleted with Undo, followed by other tabs, exported with Your Perch data and named by the sign-out question', async ({ page, context }) => {
   const me = newAccount('lr');
   const friend = newAccount('lf');

@@ -338,10 +338,28 @@ fn Members(lists: Lists, id: String, list: Memo<Option<List>>) -> impl IntoView 
     let who = RwSignal::new(String::new());
     let said = RwSignal::new(None::<(bool, String)>);
     let busy = RwSignal::new(false);
+    // Open while the list is empty, and from the moment the person works in
+    // it: adding the first person must not close what they are doing, nor
+    // hide what was said about it (read out by its live region).
+    let working = RwSignal::new(false);
+    let field = NodeRef::<leptos::html::Input>::new();
+    // Back in the field once someone is added or removed (the removed row
+    // and its button are gone), so the next name can be typed at once.
+    let to_field = move || {
+        if let Some(field) = field.get_untracked() {
+            let _ = field.focus();
+        }
+    };
+    let removed = Callback::new(move |(handle, list_name): (String, String)| {
+        working.set(true);
+        said.set(Some((false, t::removed_from_list(handle, list_name).get())));
+        to_field();
+    });
     let add = {
         let (store, id) = (store.clone(), id.clone());
         move |ev: leptos::ev::SubmitEvent| {
             ev.prevent_default();
+            working.set(true);
             let typed = who.get_untracked().trim().trim_start_matches('@').to_owned();
             if typed.is_empty() || busy.get_untracked() {
                 return;
@@ -357,6 +375,7 @@ fn Members(lists: Lists, id: String, list: Memo<Option<List>>) -> impl IntoView 
                         if lists.change(Change::Member { id, uuid, on: true }) {
                             who.set(String::new());
                             said.set(Some((false, t::added_to_list(format!("@{typed}"), list_name).get())));
+                            to_field();
                         } else {
                             said.set(Some((false, t::already_on_list(format!("@{typed}")).get())));
                         }
@@ -370,17 +389,17 @@ fn Members(lists: Lists, id: String, list: Memo<Option<List>>) -> impl IntoView 
         }
     };
     view! {
-        <details class="list-members" open=move || members.with(Vec::is_empty)>
+        <details class="list-members" open=move || working.get() || members.with(Vec::is_empty)>
             <summary>{t::list_members()} " (" {move || crate::i18n::number(members.with(Vec::len) as u64)} ")"</summary>
             <ul class="user-list">
                 <For each=move || members.get() key=|uuid| uuid.clone() let:uuid>
-                    <li><Member lists id=id.clone() uuid/></li>
+                    <li><Member lists id=id.clone() uuid removed/></li>
                 </For>
             </ul>
             <form class="add-to-this-list" on:submit=add>
                 <label for="list-add-person">{t::add_person_to_list()}</label>
                 <div class="row">
-                    <input id="list-add-person" type="text" autocomplete="off" spellcheck="false" placeholder="@"
+                    <input id="list-add-person" node_ref=field type="text" autocomplete="off" spellcheck="false" placeholder="@"
                         prop:value=who on:input=move |ev| who.set(event_target_value(&ev))/>
                     <button type="submit" disabled=move || busy.get()>{t::add_person()}</button>
                 </div>
@@ -397,23 +416,28 @@ impl Lists {
     }
 }
 
-/// One member: who they are (once known) and Remove.
+/// One member: who they are (once known) and Remove, which says whom it
+/// took off (`removed`: their @name and the list's name).
 #[component]
-fn Member(lists: Lists, id: String, uuid: String) -> impl IntoView {
+fn Member(lists: Lists, id: String, uuid: String, removed: Callback<(String, String)>) -> impl IntoView {
     let store = use_store();
     let user = {
         let uuid = uuid.clone();
         Memo::new(move |_| store.user(&uuid).map(|u| u.get()))
     };
-    let remove = {
-        let uuid = uuid.clone();
-        move |_| {
-            lists.change(Change::Member { id: id.clone(), uuid: uuid.clone(), on: false });
-        }
-    };
     let handle = {
         let uuid = uuid.clone();
         move || user.with(|u| u.as_ref().map(|u| format!("@{}", u.username))).unwrap_or_else(|| uuid.clone())
+    };
+    let remove = {
+        let (uuid, handle) = (uuid.clone(), handle.clone());
+        move |_| {
+            // Read before the change, which lets this row go.
+            let said = (handle(), lists.get_untracked_name(&id));
+            if lists.change(Change::Member { id: id.clone(), uuid: uuid.clone(), on: false }) {
+                removed.run(said);
+            }
+        }
     };
     view! {
         <div class="user-card">
