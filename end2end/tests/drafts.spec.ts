@@ -83,3 +83,32 @@ test('every draft in one place: a new post, a reply and an edit, continued where
   await expect(items).toHaveCount(2);
   await expect(page.getByText('My answer, not sent yet')).toHaveCount(0);
 });
+
+test('a draft discarded in another tab leaves every composer that held it, shown or not, and the counts follow', async ({ page, context }) => {
+  const me = newAccount('dx');
+  const author = newAccount('dy');
+  const [theirs] = await follows(page, me, author, ['Something to answer.']);
+  await signInWithToken(page, me);
+  await page.goto(`/post/${theirs.uuid}`);
+  await page.getByLabel('Post text', { exact: true }).fill('An answer kept');
+  await page.goto('/');
+  const box = page.getByLabel('Post text', { exact: true });
+  await box.fill('A new post, to be discarded elsewhere');
+  await expect.poll(async () => (await keptDrafts(page)).length).toBe(2);
+  // Tab A goes to /drafts by the composer's link: the same visit, Home's composer not shown.
+  await page.getByRole('link', { name: '1 other draft' }).click();
+  await expect(page.locator('.draft')).toHaveCount(2);
+  // Tab B discards the new post's draft; tab A's list follows.
+  const other = await context.newPage();
+  await other.goto('/drafts');
+  await other.locator('.draft').filter({ hasText: 'New post' }).getByRole('button', { name: /^Discard the draft/ }).click();
+  await expect(page.locator('.draft')).toHaveCount(1);
+  // Back on Home in tab A: the box is empty, the count names the one left.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await expect(box).toHaveValue('');
+  await expect(page.getByRole('link', { name: '1 other draft' })).toBeVisible();
+  // Typing starts a draft of its own: the discarded text does not come back.
+  await box.pressSequentially('Fresh');
+  await expect.poll(async () => (await keptDrafts(page)).map(([, text]) => text).sort()).toEqual(['An answer kept', 'Fresh']);
+  await other.close();
+});

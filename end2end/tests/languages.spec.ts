@@ -5,7 +5,7 @@
 // pseudo-language walk that fails on any English word left outside the
 // catalogs.
 import { test, expect, expectAccessible } from './fixtures';
-import { signInWithToken, token, api } from './helpers';
+import { signInWithToken, token, api, follows, newAccount } from './helpers';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
@@ -255,6 +255,88 @@ function englishLeft(page: Page) {
     return found;
   });
 }
+
+/** The whole-text patterns of English's words that German says otherwise
+ *  (a placeholder matches anything): what must not be on screen once the
+ *  page is German. */
+function englishOnly(): string[] {
+  const en = catalog('en');
+  const de = catalog('de');
+  const texts = (v: unknown) => (typeof v === 'string' ? [v] : Object.values(v as Record<string, string>));
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(en)) {
+    const german = texts(de[key]);
+    for (const text of texts(value)) {
+      if (german.includes(text)) continue;
+      const parts = text.split(/\{[a-z_]+\}/);
+      // Too short to tell from a name or a number.
+      if (parts.join('').replace(/[^A-Za-z]/g, '').length < 4) continue;
+      // The spaces around a placeholder stay: "Follow {handle}" is not "Follower".
+      out.push(`^${escape(parts.join('\u0000').trim()).split('\u0000').join('.+?')}$`);
+    }
+  }
+  return out;
+}
+
+/** Texts and names on the page, outside content, that are one of `patterns`. */
+function leftOver(page: Page, patterns: string[]) {
+  return page.evaluate((patterns) => {
+    const res = patterns.map((p) => new RegExp(p, 's'));
+    const content = 'script, style, code, time, option, [dir="auto"], .handle, .brand';
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(content) || (!(el as HTMLElement).offsetParent && !el.closest('.visually-hidden, [role=status]'))) continue;
+      const text = (n.textContent ?? '').trim();
+      if (text && res.some((r) => r.test(text))) found.push(`${el.tagName.toLowerCase()}: ${text}`);
+    }
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+      if (el.closest(content)) continue;
+      for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const value = el.getAttribute(name)?.trim();
+        if (value && res.some((r) => r.test(value))) found.push(`${name}: ${value}`);
+      }
+    }
+    return found;
+  }, patterns);
+}
+
+test('German chosen on any page turns every word of it German at once', async ({ page }) => {
+  test.setTimeout(180_000);
+  // Names with no English word in them: a name is content, in any language.
+  const me = newAccount('lw', 'Lena Wagner');
+  const author = newAccount('lx', 'Lukas Xaver');
+  const [theirs] = await follows(page, me, author, ['Ein Beitrag zum Antworten']);
+  await signInWithToken(page, me);
+  // A reply draft, a bookmark and a list, so their pages have something to say.
+  await page.goto(`/post/${theirs.uuid}`);
+  await page.getByLabel('Post text', { exact: true }).fill('Eine Antwort, noch nicht gesendet');
+  await page.getByRole('main').getByRole('button', { name: 'Bookmark' }).first().click();
+  await page.goto('/lists');
+  await page.getByLabel('New list').fill('Freunde');
+  await page.getByRole('button', { name: 'Make the list' }).click();
+  await expect(page.getByRole('link', { name: 'Freunde' })).toBeVisible();
+  const patterns = englishOnly();
+  const choose = async (code: string, label: string) => {
+    const menu = page.locator('details.account-menu');
+    if (!(await menu.evaluate((d: HTMLDetailsElement) => d.open))) await menu.locator('summary').click();
+    await page.locator('.account-panel').getByLabel(label).selectOption(code, { timeout: 15_000 });
+    await expect(page.locator('html')).toHaveAttribute('lang', code);
+    await page.keyboard.press('Escape');
+  };
+  for (const path of ['/', `/post/${theirs.uuid}`, `/user/@${author}`, `/user/@${me}/followers`, `/user/@${me}/following`,
+    '/outbox', '/activity', '/settings', '/bookmarks', '/drafts', '/search', '/lists']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('');
+    await expect(page.locator('main[aria-busy=true]')).toHaveCount(0);
+    await choose('de', 'Language');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await leftOver(page, patterns), `${path} in German`).toEqual([]);
+    await choose('en', 'Sprache');
+  }
+});
 
 test.describe('the pseudo-language walk', () => {
   test.use({ serviceWorkers: 'block' });

@@ -5,7 +5,7 @@
 // once typing pauses; a name no one has marked and still sent; right to
 // left, at 320 px, in the dark, with the live counter.
 import { test, expect, expectAccessible } from './fixtures';
-import { call, follows, newAccount, signInWithToken, token } from './helpers';
+import { api, call, follows, newAccount, signInWithToken, token } from './helpers';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
@@ -167,4 +167,32 @@ test.describe('Arabic', () => {
     const [left, form] = await page.evaluate((n) => [new Intl.NumberFormat('ar').format(n), new Intl.PluralRules('ar').select(n)], n);
     await expect(page.locator('#post-text-count')).toHaveText(ar.chars_left[form].replace('{count}', left));
   });
+});
+
+test('a new follower seen in Activity, and the author of a bookmark, are offered as mentions', async ({ page }) => {
+  const me = newAccount('mf');
+  const fan = newAccount('mfan', 'Faithful Fan');
+  const writer = newAccount('mbk', 'Booked Writer');
+  const mine = (await api(page, token(me), '/user')).uuid;
+  const kept = await call(page, token(writer), 'POST', '/post', { content: 'A post worth keeping' });
+  await signInWithToken(page, me);
+  // Activity's first look, then a follow it notices.
+  await page.goto('/activity');
+  await expect(page.getByText('Perch has taken a first look at your posts and followers.')).toBeVisible();
+  await call(page, token(fan), 'POST', `/user/${mine}/follow`);
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await expect(page.getByText('Faithful Fan followed you')).toBeVisible();
+  await page.goto(`/post/${kept.uuid}`);
+  await page.getByRole('main').getByRole('button', { name: 'Bookmark' }).first().click();
+  await expect(page.getByRole('main').getByRole('button', { name: 'Bookmark' }).first()).toHaveAttribute('aria-pressed', 'true');
+  // A new visit: the store holds neither; this browser has met both.
+  await page.goto('/');
+  const box = page.getByLabel('Post text', { exact: true });
+  await box.click();
+  await box.pressSequentially(`Thanks @${fan.slice(0, 6)}`);
+  await expect(options(page)).toHaveText([new RegExp(`Faithful Fan\\s+@${fan}`)]);
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveValue(`Thanks @${fan} `);
+  await box.pressSequentially(`and @${writer.slice(0, 6)}`);
+  await expect(options(page)).toHaveText([new RegExp(`Booked Writer\\s+@${writer}`)]);
 });

@@ -196,3 +196,35 @@ test('5,000 posts kept: the index is built a slice at a time, holds them all and
   await expect(posts(page)).toHaveCount(40);
   await expect(posts(page).nth(0)).toContainText('Post number 0 about');
 });
+
+test('accents and marks of any script are left out: Greek tonos, Vietnamese stacked marks, Hebrew points, Devanagari as whole words', async ({ page }) => {
+  const me = newAccount('sg');
+  const author = newAccount('sh');
+  await follows(page, me, author, [
+    'Καλημέρα from Athens',
+    'Tiếng Việt mỗi ngày',
+    'שָׁלוֹם עֲלֵיכֶם',
+    'नमस्ते दोस्त',
+    'नमस्तेजी हमेशा',
+  ]);
+  await signInWithToken(page, me);
+  await expect(page.getByText('नमस्तेजी हमेशा')).toBeVisible();
+  await page.locator('header a.search-link').click();
+  for (const [query, found] of [
+    ['καλημερα', 'Καλημέρα from Athens'],
+    ['ΚΑΛΗΜΕΡΑ', 'Καλημέρα from Athens'],
+    ['tieng viet', 'Tiếng Việt mỗi ngày'],
+    ['moi ngay', 'Tiếng Việt mỗi ngày'],
+    ['שלום', 'שָׁלוֹם עֲלֵיכֶם'],
+    ['नमस्ते', 'नमस्ते दोस्त'],
+  ]) {
+    await search(page, query);
+    await expect(posts(page), query).toHaveCount(1);
+    await expect(posts(page), query).toContainText(found);
+    await expect(posts(page).locator('mark').first(), query).toBeVisible();
+  }
+  // Whole words: the start of a word is not the word, its marks being part of it.
+  await search(page, 'दोस');
+  await expect(posts(page)).toHaveCount(0);
+  await expectAccessible(page);
+});

@@ -190,10 +190,16 @@ mod tests {
             ("src/routes/thread.rs", "lazy! { pages, fn thread_page() { crate::i18n::t::post_by() } }"),
             ("src/routes/search.rs", "//! Search.\n//! Words: later.\nlazy! { page_search, fn search_page() {} }"),
             ("src/routes/lists.rs", "//! Words: later.\nlazy! { page_lists, fn lists_page() {} }"),
-            ("src/routes/drafts.rs", "//! Drafts.\n//! Words: later.\nlazy! { page_drafts, fn drafts_page() { t::drafts() } }"),
+            (
+                "src/routes/drafts.rs",
+                "//! Drafts.\n//! Words: later.\nlazy! { page_drafts, fn drafts_page() { t::drafts() } }",
+            ),
             ("src/routes/signin.rs", "lazy! { page_signin, fn signin_page() {} }"),
             ("src/components/mention.rs", "lazy! { composing, fn mention_list() {} }"),
-            ("src/routes/oauth_callback.rs", "/// lazy! { page_home, fn not_code() {} }\nfn callback() { \"path!(\\\"/x\\\")\" }"),
+            (
+                "src/routes/oauth_callback.rs",
+                "/// lazy! { page_home, fn not_code() {} }\nfn callback() { \"path!(\\\"/x\\\")\" }",
+            ),
         ];
         files.extend_from_slice(extra);
         files.into_iter().map(|(p, t)| (p.to_owned(), scan(t).unwrap())).collect()

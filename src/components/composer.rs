@@ -33,7 +33,6 @@ pub fn Composer(
     let writing = store.writing(context.clone());
     let text = Signal::<String>::from(writing.text.read_only());
     let (locked, sending, error) = (writing.locked.clone(), writing.busy.clone(), writing.error.clone());
-    store.follow_draft_elsewhere(context.clone(), false);
     let subject = Subject::of(parent.is_some());
     let is_reply = parent.is_some();
     let field_id = if is_reply { "reply-text" } else { "post-text" };

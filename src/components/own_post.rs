@@ -31,7 +31,6 @@ lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
     let text = Signal::<String>::from(writing.text.read_only());
     let (locked, saving, error) =
         (writing.locked.clone(), Signal::<bool>::from(writing.busy.read_only()), writing.error);
-    store.follow_draft_elsewhere(context.clone(), true);
     let typed = Callback::new({
         let (store, context) = (store.clone(), context.clone());
         // Unchanged text is no draft.

@@ -141,9 +141,10 @@ fn DraftItem(
         DraftContext::New => view! { {t::draft_new()} }.into_any(),
         DraftContext::Reply(post) => {
             let author = store.post(post).map(|p| p.with_untracked(|p| p.author.username.clone()));
-            let what = match author {
-                Some(name) => t::draft_reply_to(format!("@{name}")).get(),
-                None => t::draft_reply().get(),
+            // Drawn, not read once: the words follow a language switch.
+            let what: crate::i18n::Text = match author {
+                Some(name) => t::draft_reply_to(format!("@{name}")),
+                None => t::draft_reply().into(),
             };
             view! { <a href=AppPath::Thread(post).href()>{what}</a> }.into_any()
         }

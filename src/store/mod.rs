@@ -198,14 +198,16 @@ impl Store {
                 outbox::forget(account);
             }
         });
-        Store {
+        let store = Store {
             inner: Arc::default(),
             arrivals: ArcRwSignal::new(0),
             deleted: ArcRwSignal::new(HashSet::new()),
             outbox: ArcRwSignal::new(Vec::new()),
             session,
             api,
-        }
+        };
+        store.follow_drafts_elsewhere();
+        store
     }
 
     /// The signed-in account's uuid.

@@ -1,5 +1,5 @@
 //! The people this account has met, for completing an `@`-mention: everyone
-//! the store holds, each scored by how recently and how often they were
+//! the store holds, its kept Activity names and its bookmarks' authors, each scored by how recently and how often they were
 //! met. Each post of theirs read counts once, each mention of them in the
 //! account's own posts three times, each fading by half every 30 days;
 //! following them adds two, being followed by them one. [`ranked`] keeps
@@ -33,9 +33,18 @@ fn faded(weight: f64, at_ms: Option<i64>, now_ms: i64) -> f64 {
 }
 
 impl Store {
-    /// Everyone the store holds but `me`, scored (module docs).
+    /// Everyone this browser has met but `me`, scored (module docs): the
+    /// people the store holds (what was read this visit and the local copy
+    /// it started from), and those only the account's kept Activity (its
+    /// followers, who replied or mentioned it) and bookmarks name.
     pub fn people_met(&self, me: &str, now_ms: i64) -> Vec<Met> {
-        let users = self.every_user_untracked();
+        let mut users = self.every_user_untracked();
+        let (also, new_followers) = kept_people(me);
+        for user in also {
+            if !user.uuid.is_empty() && !users.iter().any(|u| u.uuid == user.uuid) {
+                users.push(user);
+            }
+        }
         let mut score: HashMap<String, f64> = HashMap::new();
         let by_name: HashMap<String, String> =
             users.iter().map(|u| (u.username.to_ascii_lowercase(), u.uuid.clone())).collect();
@@ -65,13 +74,59 @@ impl Store {
                 if user.followed == Some(true) || following.contains(&user.uuid) {
                     s += FOLLOWED;
                 }
-                if followers.contains(&user.uuid) {
+                if followers.contains(&user.uuid) || new_followers.contains(&user.uuid) {
                     s += FOLLOWER;
                 }
                 Met { user, score: s }
             })
             .collect()
     }
+}
+
+/// The people the account's kept Activity (followers, who replied or
+/// mentioned it) and bookmarks (their authors) name, and the new followers'
+/// uuids among them. Read as far as who they name, with no more of either
+/// (their whole readers are their pages' and the checks' code).
+fn kept_people(me: &str) -> (Vec<User>, Vec<String>) {
+    use crate::browser::web_storage::{get_json, Key};
+    /// An activity as far as who it names; serde passes the other fields by.
+    #[derive(serde::Deserialize)]
+    enum Named {
+        Reply { reply: Authored },
+        Followed { users: Vec<User> },
+        Liked {},
+        Mention { post: Authored },
+    }
+    #[derive(serde::Deserialize)]
+    struct Authored {
+        author: User,
+    }
+    #[derive(serde::Deserialize, Default)]
+    #[serde(default)]
+    struct Activity {
+        items: Vec<Named>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Bookmark {
+        post: Authored,
+    }
+    let (mut people, mut followers) = (Vec::new(), Vec::new());
+    let activity: Activity = get_json(&Key::Activity { account: me.to_owned() }).unwrap_or_default();
+    for item in activity.items {
+        match item {
+            Named::Followed { users } => {
+                followers.extend(users.iter().map(|u| u.uuid.clone()));
+                people.extend(users);
+            }
+            Named::Reply { reply: Authored { author } } | Named::Mention { post: Authored { author } } => {
+                people.push(author)
+            }
+            Named::Liked {} => {}
+        }
+    }
+    let bookmarks: Vec<Bookmark> = get_json(&Key::Bookmarks { account: me.to_owned() }).unwrap_or_default();
+    people.extend(bookmarks.into_iter().map(|b| b.post.author));
+    (people, followers)
 }
 
 /// The first `most` people whose username starts with `typed` (any case),

@@ -38,6 +38,8 @@ pub struct Writing {
     /// The parts after the first of a thread (`thread.rs`); none for a
     /// post alone.
     pub parts: ArcRwSignal<Vec<String>>,
+    /// Where it is written.
+    context: DraftContext,
 }
 
 impl Store {
@@ -61,6 +63,7 @@ impl Store {
                     error: ArcRwSignal::new(None),
                     open: ArcRwSignal::new(open),
                     parts: ArcRwSignal::new(self.kept_parts(context.clone())),
+                    context: context.clone(),
                 }
             })
             .clone()
@@ -137,30 +140,41 @@ impl Store {
         self.writing(context).text.set(text);
     }
 
-    /// While the calling component is shown, another tab typing in the
-    /// draft of `context` shows here too, so neither tab's text silently
-    /// replaces the other's. A removed draft empties the box unless
-    /// `keep_when_removed` (an edit keeps the post's text).
-    pub fn follow_draft_elsewhere(&self, context: DraftContext, keep_when_removed: bool) {
-        let key_name = self.draft(context.clone()).key_name();
-        let parts_name = self.parts_key(context.clone()).name();
+    /// For the whole visit, another tab's change to a draft shows in every
+    /// state of it this tab holds, shown now or not: a draft typed or
+    /// discarded elsewhere is what this tab's boxes show when they next
+    /// appear, so neither tab's text silently replaces the other's, and
+    /// typing here never brings back a draft discarded there. A removed
+    /// draft empties its box, but an edit's, which keeps the post's text.
+    /// A thread's other parts likewise (`thread.rs`). Called once, by
+    /// [`Store::new`].
+    pub(super) fn follow_drafts_elsewhere(&self) {
         let store = self.clone();
         // The event's own value is not used: it can be older than what this
-        // tab wrote since; the draft is read as it is kept now. A thread's
-        // other parts likewise (`thread.rs`).
+        // tab wrote since; the draft is read as it is kept now.
         crate::browser::web_storage::on_change_elsewhere(move |name, _| {
-            if name == parts_name {
-                store.writing(context.clone()).parts.set(store.kept_parts(context.clone()));
+            if !name.starts_with("perch.") {
                 return;
             }
-            if name != key_name {
-                return;
-            }
-            let text = store.writing(context.clone()).text;
-            let here = text.get_untracked();
-            match store.draft(context.clone()).after_change_elsewhere(&here, keep_when_removed) {
-                Some(now) if now != here => text.set(now),
-                _ => {}
+            // Not under the lock: a signal set here may run code that asks
+            // the store for a draft's state.
+            let held: Vec<(String, Writing)> =
+                lock(&store.inner.writings).iter().map(|(key, w)| (key.clone(), w.clone())).collect();
+            for (key, writing) in held {
+                let context = writing.context.clone();
+                if store.parts_key(context.clone()).name() == name {
+                    writing.parts.set(store.kept_parts(context));
+                    continue;
+                }
+                if key != name {
+                    continue;
+                }
+                let here = writing.text.get_untracked();
+                let keep = matches!(context, DraftContext::Edit(_));
+                match store.draft(context).after_change_elsewhere(&here, keep) {
+                    Some(now) if now != here => writing.text.set(now),
+                    _ => {}
+                }
             }
         });
     }

@@ -1,12 +1,16 @@
 //! Matching words in any script, one way for every room that compares text
-//! (mutes hide with it, search finds with it): any case, accents and Arabic
-//! vowel signs left out, whole words only ("cat" is not in "category").
+//! (mutes hide with it, search finds with it): any case, every accent and
+//! combining mark left out, whole words only ("cat" is not in "category").
 //!
 //! A word is a run of letters and digits of any script (and `_`), with the
-//! marks written on them. Text is folded before it is compared: lower case,
-//! the combining marks that are often left out (accents written apart,
-//! Arabic vowel signs, joiners) dropped, and the Latin letters with an
-//! accent written as one character taken to their letter ("é" is "e").
+//! marks written on them. Text is folded before it is compared: each
+//! character taken apart into its letter and its marks (Unicode's canonical
+//! decomposition: "é" is "e" and an acute, Greek "ά" is "α" and a tonos,
+//! Vietnamese "ệ" is "e" and two marks), every combining mark dropped (in
+//! any script: accents, Greek tonos and dialytika, Hebrew points, Arabic
+//! vowel signs, Devanagari's vowel signs and virama), the joiners dropped,
+//! lower case, and Greek's final sigma as any sigma. A mark stays part of
+//! its word, so a word is never cut where a mark is part of the letter.
 //! Scripts without spaces between words (Chinese, Japanese) are one word a
 //! run: a search finds them whole, not inside.
 
@@ -24,10 +28,10 @@ oo\0\0rrrrrrssssss\
 ssttttttuuuuuuuu\
 uuuuwwyyyzzzzzz\0";
 
-/// A mark dropped before comparing: combining accents, Arabic vowel signs
-/// and Quranic marks, zero-width (non-)joiners.
+/// A mark dropped before comparing: every combining mark of any script,
+/// and the zero-width (non-)joiners.
 fn is_mark(c: char) -> bool {
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{0610}'..='\u{061A}' | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}' | '\u{200C}' | '\u{200D}')
+    !c.is_ascii() && (c == '\u{200C}' || c == '\u{200D}' || unicode::is_combining_mark(c))
 }
 
 /// A letter or digit of any script: what a whole word is made of.
@@ -35,10 +39,13 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// `c` as compared, into `out`: nothing for a mark, the letter for an
-/// accented Latin letter, else its lower case.
+/// `c` as compared, into `out`: its letter without its marks, in lower
+/// case; nothing for a mark. The Latin letters of [`LATIN`] by the table
+/// (it also takes "ł", "ø" and "đ", which Unicode does not decompose, to
+/// their letter).
 fn fold_into(c: char, out: &mut String) {
-    if is_mark(c) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
         return;
     }
     if ('\u{00C0}'..='\u{017F}').contains(&c) {
@@ -48,10 +55,57 @@ fn fold_into(c: char, out: &mut String) {
             return;
         }
     }
-    if c.is_ascii() {
-        out.push(c.to_ascii_lowercase());
-    } else {
-        out.extend(c.to_lowercase());
+    unicode::decompose(c, &mut |part| {
+        if !is_mark(part) {
+            for lower in part.to_lowercase() {
+                out.push(if lower == 'ς' { 'σ' } else { lower });
+            }
+        }
+    });
+}
+
+/// Unicode's canonical decomposition and its combining marks. In the
+/// browser, its own (`String.prototype.normalize`, `\p{M}`), each
+/// character asked once a visit: the tables would cost every signed-in
+/// page about 20 kB (docs/size.md). In native builds (the tests), the
+/// `unicode-normalization` crate's, the same standard.
+#[cfg(target_arch = "wasm32")]
+mod unicode {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    thread_local! {
+        /// Each character met: whether it is a mark, and its parts.
+        static SEEN: RefCell<HashMap<char, (bool, Vec<char>)>> = RefCell::new(HashMap::new());
+        static MARK: js_sys::RegExp = js_sys::RegExp::new("^\\p{M}$", "u");
+    }
+
+    fn known(c: char) -> (bool, Vec<char>) {
+        if let Some(seen) = SEEN.with(|s| s.borrow().get(&c).cloned()) {
+            return seen;
+        }
+        let one = c.to_string();
+        let mark = MARK.with(|m| m.test(&one));
+        let parts: Vec<char> = String::from(js_sys::JsString::from(one.as_str()).normalize("NFD")).chars().collect();
+        SEEN.with(|s| s.borrow_mut().insert(c, (mark, parts.clone())));
+        (mark, parts)
+    }
+
+    pub fn is_combining_mark(c: char) -> bool {
+        known(c).0
+    }
+
+    pub fn decompose(c: char, each: &mut dyn FnMut(char)) {
+        known(c).1.into_iter().for_each(each);
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod unicode {
+    pub use unicode_normalization::char::is_combining_mark;
+
+    pub fn decompose(c: char, each: &mut dyn FnMut(char)) {
+        unicode_normalization::char::decompose_canonical(c, each);
     }
 }
 
@@ -159,6 +213,29 @@ mod tests {
     }
 
     #[test]
+    fn every_combining_mark_and_tonos_is_left_out_in_any_script() {
+        // Greek: tonos and dialytika on precomposed letters, final sigma.
+        assert_eq!(fold("Καλημέρα from Athens"), "καλημερα from athens");
+        assert_eq!(fold("ΐ ΰ Ά Ώ ϊ"), "ι υ α ω ι");
+        assert_eq!(fold("λόγος"), fold("ΛΟΓΟΣ"));
+        assert!(contains_phrase(&fold("Καλημέρα from Athens"), &fold("καλημερα")));
+        // Vietnamese: two marks stacked on one letter, and the horn.
+        assert_eq!(fold("Tiếng Việt"), "tieng viet");
+        assert_eq!(fold("Phở ngưỡng"), "pho nguong");
+        // Hebrew points.
+        assert_eq!(fold("שָׁלוֹם"), "שלום");
+        // Devanagari: the vowel signs and the virama are marks, and part of
+        // their word: the word is found whole, not cut at a mark.
+        let text = "नमस्ते दोस्त";
+        let mut spans = Vec::new();
+        each_word(text, |at, _| spans.push(&text[at]));
+        assert_eq!(spans, ["नमस्ते", "दोस्त"]);
+        assert!(contains_phrase(&fold(text), &fold("नमस्ते")));
+        assert!(!contains_phrase(&fold("नमस्तेजी"), &fold("नमस्ते")));
+        assert_eq!(found_in("Ελλάδα, καλημέρα!", &words("ΚΑΛΗΜΕΡΑ")).len(), 1);
+    }
+
+    #[test]
     fn the_latin_table_has_one_entry_a_letter() {
         // Each entry is the letter of its character, checked on a few of
         // each row, so the table cannot slip by one.
@@ -190,7 +267,9 @@ mod tests {
         let words: Vec<(&str, &str)> = seen.iter().map(|(at, w)| (&text[at.clone()], w.as_str())).collect();
         assert_eq!(
             words,
-            vec![("Hello", "hello"), ("wörld", "world"), ("رأيت", "رأيت"), ("قِطَّة_2", "قطة_2"), ("ok", "ok")]
+            // The hamza above is a combining mark too: "رأيت" is found as
+            // "رايت", as people often type it.
+            vec![("Hello", "hello"), ("wörld", "world"), ("رأيت", "رايت"), ("قِطَّة_2", "قطة_2"), ("ok", "ok")]
         );
         assert_eq!(super::words("a A a"), vec!["a"]);
     }

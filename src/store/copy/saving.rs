@@ -1,9 +1,10 @@
 //! Writing the copy while the app runs: when something changed, once
 //! changes pause, at the latest every [`SAVE_AT_MOST`], and when the tab is
-//! hidden; never for an account no longer current in this browser.
+//! hidden or left (`visibilitychange`, `pagehide`); never for an account no
+//! longer current in this browser.
 
 use super::Home;
-use crate::browser::indexed_db::{call, idb, Db};
+use crate::browser::indexed_db::{idb, Db};
 use crate::store::Store;
 use leptos::prelude::*;
 use std::sync::atomic::Ordering;
@@ -46,10 +47,8 @@ pub fn keep_saving<H: Home>(store: Store, max: usize, home: impl Fn(&str) -> Opt
             store.inner.saved_edits.store(store.inner.edits.load(Ordering::Relaxed), Ordering::Relaxed);
             let copy = store.copy_of(&me, home(&me).as_ref(), max);
             let Ok(text) = serde_json::to_string(&copy) else { return };
-            let account = JsValue::from_str(&me);
-            wasm_bindgen_futures::spawn_local(async move {
-                let _ = call(Db::Copies, "put", &[account, text.into()]).await;
-            });
+            // Asked now, in this task: a tab being left has no later one.
+            let _ = put_now(&me, &text);
         }
     });
     let seen = std::cell::Cell::new(store.inner.edits.load(Ordering::Relaxed));
@@ -64,14 +63,30 @@ pub fn keep_saving<H: Home>(store: Store, max: usize, home: impl Fn(&str) -> Opt
         }
     });
     let _ = set_interval_with_handle(move || (*tick)(), SAVE_TICK);
-    let hidden = send_wrapper::SendWrapper::new(move || {
-        if document().visibility_state() == web_sys::VisibilityState::Hidden {
-            save();
+    let hidden = send_wrapper::SendWrapper::new({
+        let save = save.clone();
+        move || {
+            if document().visibility_state() == web_sys::VisibilityState::Hidden {
+                save();
+            }
         }
     });
     // Hidden before this code arrived (it comes after the first paint):
     // written now, since the tab may not come back.
     hidden();
-    // Both live as long as the visit, like the store.
+    // Left (a reload, another address, the tab closed): written now, in
+    // the same task, so the last moments of reading are in the copy the
+    // next start draws from and searches.
+    let left = send_wrapper::SendWrapper::new(move || save());
+    // All live as long as the visit, like the store.
     let _ = window_event_listener_untyped("visibilitychange", move |_| hidden());
+    let _ = window_event_listener_untyped("pagehide", move |_| left());
+}
+
+/// `perchCopy.put(account, text)` called at once (its promise left to run).
+fn put_now(account: &str, text: &str) -> Option<()> {
+    use wasm_bindgen::JsCast;
+    let db = idb(Db::Copies)?;
+    let put: js_sys::Function = js_sys::Reflect::get(&db, &"put".into()).ok()?.dyn_into().ok()?;
+    put.call2(&db, &JsValue::from_str(account), &JsValue::from_str(text)).ok().map(|_| ())
 }
