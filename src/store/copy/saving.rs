@@ -4,7 +4,7 @@
 //! longer current in this browser.
 
 use super::Home;
-use crate::browser::indexed_db::{idb, Db};
+use crate::browser::indexed_db::{call, idb, Db};
 use crate::store::Store;
 use leptos::prelude::*;
 use std::sync::atomic::Ordering;
@@ -47,8 +47,10 @@ pub fn keep_saving<H: Home>(store: Store, max: usize, home: impl Fn(&str) -> Opt
             store.inner.saved_edits.store(store.inner.edits.load(Ordering::Relaxed), Ordering::Relaxed);
             let copy = store.copy_of(&me, home(&me).as_ref(), max);
             let Ok(text) = serde_json::to_string(&copy) else { return };
-            // Asked now, in this task: a tab being left has no later one.
-            let _ = put_now(&me, &text);
+            let account = JsValue::from_str(&me);
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = call(Db::Copies, "put", &[account, text.into()]).await;
+            });
         }
     });
     let seen = std::cell::Cell::new(store.inner.edits.load(Ordering::Relaxed));
@@ -74,19 +76,10 @@ pub fn keep_saving<H: Home>(store: Store, max: usize, home: impl Fn(&str) -> Opt
     // Hidden before this code arrived (it comes after the first paint):
     // written now, since the tab may not come back.
     hidden();
-    // Left (a reload, another address, the tab closed): written now, in
-    // the same task, so the last moments of reading are in the copy the
-    // next start draws from and searches.
+    // Left (a reload, another address, the tab closed): written now, so the
+    // last moments of reading are in the copy the next start draws from.
     let left = send_wrapper::SendWrapper::new(move || save());
     // All live as long as the visit, like the store.
     let _ = window_event_listener_untyped("visibilitychange", move |_| hidden());
     let _ = window_event_listener_untyped("pagehide", move |_| left());
-}
-
-/// `perchCopy.put(account, text)` called at once (its promise left to run).
-fn put_now(account: &str, text: &str) -> Option<()> {
-    use wasm_bindgen::JsCast;
-    let db = idb(Db::Copies)?;
-    let put: js_sys::Function = js_sys::Reflect::get(&db, &"put".into()).ok()?.dyn_into().ok()?;
-    put.call2(&db, &JsValue::from_str(account), &JsValue::from_str(text)).ok().map(|_| ())
 }
