@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-i18n bench-render bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-i18n bench-render bench-return bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants look
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -30,9 +30,12 @@ test:
 setup:
 	./scripts/setup.sh
 
-# The release bundle in dist/, as it is deployed.
+# The release bundle in dist/, as it is deployed. trunk's own backtrace is
+# left out (RUST_LIB_BACKTRACE=0): on a failure, the last lines above
+# trunk's "hook call to cargo returned a bad status" are perch-xtask's,
+# and they say which step failed and why.
 app:
-	trunk build --release
+	RUST_LIB_BACKTRACE=0 trunk build --release
 
 # The direction of imports (scripts/import-direction.sh, docs/app.md
 # "Rooms"); formatting and lints: rustfmt, and clippy with warnings as errors for the
@@ -85,6 +88,11 @@ bench-render: setup app
 	./scripts/bench-render.sh
 
 # Benchmark, not a test: the server's throughput against ping.
+# Benchmark, not a test: a return to Home after 30, 300 and 1,500 posts
+# read, 4x CPU (BEFORE=dir: another build beside it, runs alternating).
+bench-return: setup app
+	./scripts/bench-return.sh
+
 bench-server:
 	./scripts/bench-server.sh
 
@@ -129,3 +137,8 @@ lighthouse: setup app
 # which files, and which mutants are left out and why).
 mutants:
 	./scripts/mutants.sh
+
+# Not a test: the screenshots of docs/look.md, from the release app on the
+# demo data (390 and 1280 px, light and dark, en and ar).
+look: setup app
+	./scripts/look.sh

@@ -4,6 +4,9 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.PERCH_E2E_PORT ?? 8091);
+// The test server's database, one folder per port: a second run beside
+// this one (PERCH_E2E_PORT) never wipes this one's (tests/helpers.ts).
+const dbDir = `.tmp/db-${port}`;
 const server = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
 // The app to test: the release build in ../dist unless told (another build,
 // to see a new test fail on the code before its fix).
@@ -48,7 +51,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `rm -rf .tmp/db && mkdir -p .tmp/db && exec ${server} serve --demo --db .tmp/db/e2e.db --request-log .tmp/db/requests.log --addr 127.0.0.1:${port} --static ${dist} --public-url ${host} --allow-origin ${host}`,
+      command: `rm -rf ${dbDir} && mkdir -p ${dbDir} && exec ${server} serve --demo --db ${dbDir}/e2e.db --request-log ${dbDir}/requests.log --addr 127.0.0.1:${port} --static ${dist} --public-url ${host} --allow-origin ${host}`,
       url: `http://127.0.0.1:${port}/api/v1/ping`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -47,6 +47,12 @@ for component in rustfmt clippy rust-src; do
     rustup component add "$component"
   fi
 done
+# std's own dependencies (compiler_builtins, dlmalloc, hashbrown...) come
+# from crates.io the first time a release build asks for them; fetched here
+# with the rest, so that the build step (make app) needs no network. Cheap
+# when they are there (cargo's retries cover a registry's hiccup).
+RUSTC_BOOTSTRAP=1 cargo fetch --quiet --target wasm32-unknown-unknown \
+  --manifest-path "$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
 
 # 2. Chromium and its driver for the browser tests, brotli for the size report.
 missing=()

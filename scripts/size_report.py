@@ -11,12 +11,15 @@ part for a module whose words are "later"), and the page module's files.
 With --check it fails when a page's first load, or a module's own file,
 grew past the figure recorded in its split.toml row plus the headroom
 stated once there (`headroom_percent`), or when a page loads more than 6
-wasm files with what it loads after its paint. A limit is raised only in
+wasm files with what it loads after its paint, or when the icons' sprite
+passes 6 kB. A limit is raised only in
 the commit that says why the page needs the bytes (docs/size.md).
 """
 import gzip, json, os, subprocess, sys, tomllib
 
 MAX_WASM_FILES = 6
+# The icons' sprite (issue 69: at most 6 KB brotli).
+SPRITE_LIMIT = 6000
 
 def brotli(path):
     return len(subprocess.run(['brotli', '-q', '11', '-c', path], check=True, capture_output=True).stdout)
@@ -106,6 +109,16 @@ def main():
             crowded.append(name)
     every = sum(v for k, v in sizes.items() if k.endswith('.wasm'))
     print(f"\nevery wasm file of the version: {kb(every)}")
+    # The icons' sprite, inside index.html (src/components/icon.rs): brotli
+    # alone, against its fixed limit.
+    html = open('dist/index.html', encoding='utf-8').read()
+    start, end = html.find('<svg id="perch-icons"'), html.find('</svg>', html.find('<svg id="perch-icons"')) + len('</svg>')
+    if start < 0:
+        sys.exit('size report: dist/index.html has no icons sprite (<svg id="perch-icons">)')
+    sprite = len(subprocess.run(['brotli', '-q', '11', '-c'], input=html[start:end].encode(), check=True, capture_output=True).stdout)
+    print(f"the icons' sprite in index.html: {kb(sprite)} = {sprite} B (limit {kb(SPRITE_LIMIT)})")
+    if check and sprite > SPRITE_LIMIT:
+        sys.exit(f"size check: the icons' sprite is {sprite} B, over its {SPRITE_LIMIT} B")
     if check and crowded:
         sys.exit(f"size check: {', '.join(crowded)} loads more than {MAX_WASM_FILES} wasm files")
     if check and unrecorded:

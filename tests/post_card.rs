@@ -17,6 +17,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// Mounts one card for `json` (a post as a server sends it) and returns its article.
 async fn card(json: &str) -> web_sys::Element {
+    card_as(json, false).await
+}
+
+/// The card, as a thread's focused post when `focused`.
+async fn card_as(json: &str, focused: bool) -> web_sys::Element {
     let post: Post = serde_json::from_str(json).expect("tolerant reading");
     let uuid = post.uuid.clone();
     let session = Session::restore();
@@ -28,7 +33,7 @@ async fn card(json: &str) -> web_sys::Element {
         provide_context(api.clone());
         provide_context(store.clone());
         provide_context(session);
-        view! { <Router><PostCard uuid=uuid.clone()/></Router> }
+        view! { <Router><PostCard uuid=uuid.clone() focused/></Router> }
     });
     handle.forget();
     leptos::task::tick().await;
@@ -116,7 +121,14 @@ async fn a_locked_post_from_an_application_says_so() {
         "from": {"uuid": "app", "name": "Perch", "website": null}, "reply_count": 1, "like_count": 1
     })
     .to_string();
-    let article = card(&json).await;
+    // In a feed, the lock and the application are in the card's "⋯", not
+    // on its face; a thread's focused post shows them.
+    let in_feed = card(&json).await;
+    let text = in_feed.query_selector(".post-meta").unwrap().expect("an action row").text_content().unwrap();
+    assert!(text.contains("1 reply") && text.contains("1 like"), "{text}");
+    assert!(!text.contains("Locked") && !text.contains("via Perch"), "{text}");
+    in_feed.remove();
+    let article = card_as(&json, true).await;
     let text = article.text_content().unwrap();
     assert!(
         text.contains("Locked") && text.contains("via Perch") && text.contains("1 reply") && text.contains("1 like")

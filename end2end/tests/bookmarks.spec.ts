@@ -60,6 +60,9 @@ test('a bookmark from a card and from the b key: pressed, newest first on /bookm
   await expect(page.getByText('No bookmarks yet.')).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Bookmark removed.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Undo' })).toBeFocused();
+  // None left: no empty feed (axe: a feed must hold articles).
+  await expect(page.getByRole('feed')).toHaveCount(0);
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(bookmarked(page).getByRole('article')).toHaveCount(1);
   await expect(bookmarked(page)).toContainText('The second post to keep.');

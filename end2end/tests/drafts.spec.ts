@@ -5,7 +5,7 @@
 // composer links to the others; tabs follow each other. Each test makes
 // its own accounts.
 import { test, expect, expectAccessible } from './fixtures';
-import { call, follows, newAccount, signInWithToken, token } from './helpers';
+import { call, follows, newAccount, ownAction, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 /** The drafts this browser keeps for the signed-in account: their texts, without when they were typed. */
@@ -30,7 +30,7 @@ test('every draft in one place: a new post, a reply and an edit, continued where
   await page.goto(`/post/${theirs.uuid}`);
   await page.getByLabel('Post text', { exact: true }).fill('My answer, not sent yet');
   await page.goto(`/post/${mine.uuid}`);
-  await page.getByRole('article').filter({ hasText: 'My post as it was.' }).getByRole('button', { name: 'Edit' }).click();
+  await ownAction(page.getByRole('article').filter({ hasText: 'My post as it was.' }), 'Edit');
   await page.locator('textarea[id^="edit-"]').fill('My post, changed but not saved');
   await expect.poll(async () => (await keptDrafts(page)).length).toBe(3);
 

@@ -2,7 +2,7 @@
 // to Edit, to the next post after a delete, back to the opened post after
 // Back; refusals said in words; the counter heard at thresholds only.
 import { test, expect } from './fixtures';
-import { signInWithToken, signInWithOAuth, token } from './helpers';
+import { ownAction, signInWithOAuth, signInWithToken, token } from './helpers';
 
 async function ownPost(page: any, user: string, content: string): Promise<string> {
   const res = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token(user)}` }, data: { content } });
@@ -10,23 +10,30 @@ async function ownPost(page: any, user: string, content: string): Promise<string
   return (await res.json()).uuid;
 }
 
-test('Edit focuses the edit box; Save and Cancel give focus back to Edit', async ({ page }) => {
+test('Edit in "⋯" focuses the edit box; Save and Cancel give focus back to "⋯"', async ({ page }) => {
   await signInWithToken(page, 'tomas');
   const uuid = await ownPost(page, 'tomas', 'focus me while editing');
   await page.goto(`/post/${uuid}`);
   const card = page.locator('article.focused');
-  await card.getByRole('button', { name: 'Edit' }).click();
+  const more = card.locator(':scope > header details.card-more > summary');
+  await ownAction(card, 'Edit');
   const box = card.getByLabel('Edit post text');
   await expect(box).toBeFocused();
+  await expect(card.locator('.card-menu'), 'the menu closed').toBeHidden();
   await card.getByRole('button', { name: 'Cancel' }).click();
-  await expect(card.getByRole('button', { name: 'Edit' })).toBeFocused();
+  await expect(more).toBeFocused();
 
-  await card.getByRole('button', { name: 'Edit' }).press('Enter');
+  // By the keyboard alone: Enter opens "⋯", Tab reaches Edit.
+  await more.press('Enter');
+  await expect(card.locator('.card-menu')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(card.locator('.card-menu').getByRole('button', { name: 'Edit' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(box).toBeFocused();
   await box.fill('focus me while editing, edited');
   await card.getByRole('button', { name: 'Save' }).click();
   await expect(card.locator('.post-content')).toHaveText('focus me while editing, edited');
-  await expect(card.getByRole('button', { name: 'Edit' })).toBeFocused();
+  await expect(more).toBeFocused();
   await page.request.delete(`/api/v1/post/${uuid}`, { headers: { Authorization: `Bearer ${token('tomas')}` } });
 });
 
@@ -37,7 +44,9 @@ test('Delete moves focus to the next post of the list, or the one before', async
   await page.goto('/user/@arjun');
   const feed = page.getByRole('feed', { name: 'Posts' });
   const doomed = feed.locator(`article[data-uuid="${newer}"]`);
-  await doomed.getByRole('button', { name: 'Delete' }).click();
+  await ownAction(doomed, 'Delete');
+  // The question has the focus: its answer is one key away.
+  await expect(doomed.getByRole('button', { name: 'Delete post' })).toBeFocused();
   await doomed.getByRole('button', { name: 'Delete post' }).click();
   await expect(feed.locator(`article[data-uuid="${newer}"]`)).toHaveCount(0);
   await expect(feed.locator(`article[data-uuid="${older}"]`)).toBeFocused();

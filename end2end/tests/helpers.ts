@@ -1,12 +1,14 @@
 // Helpers shared by the specs: tokens from the real perch-server command
 // line (on the database the test server uses), and signing in through the app.
 import { execFileSync } from 'node:child_process';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const SERVER_BIN = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
-export const DB = '.tmp/db/e2e.db';
+/** The test server's folder, one per port (`playwright.config.ts`). */
+export const DB_DIR = `.tmp/db-${process.env.PERCH_E2E_PORT ?? 8091}`;
+export const DB = `${DB_DIR}/e2e.db`;
 /** The test server's log of accepted API calls (`serve --request-log`): `<caller uuid> <method> <path>` a line. */
-export const REQUEST_LOG = '.tmp/db/requests.log';
+export const REQUEST_LOG = `${DB_DIR}/requests.log`;
 export const ALL_SCOPES = [
   'post.get', 'post.send', 'post.edit', 'post.delete', 'post.like',
   'reply.get', 'reply.post', 'reply.edit', 'reply.delete', 'reply.like',
@@ -82,6 +84,22 @@ export async function signInWithOAuth(page: Page, username = 'mira', untick: Reg
 
 /** Makes the kept session's access token expire in 5 seconds, so the app's
  *  next request refreshes it first. */
+/** Chooses Edit or Delete in the "⋯" of `card`, one's own post (the
+ *  card's own menu, not a nested reply's). */
+export async function ownAction(card: Locator, name: 'Edit' | 'Delete') {
+  await card.locator(':scope > header details.card-more > summary').click();
+  await card.locator(':scope > header .card-menu').getByRole('button', { name, exact: true }).click();
+}
+
+/** Goes to @`username`'s profile inside the app, as a person does: the
+ *  navigation's Search, `@username` in its box, Enter. */
+export async function goToPerson(page: Page, username: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+  const box = page.getByRole('searchbox', { name: /Search/ });
+  await box.fill(`@${username}`);
+  await box.press('Enter');
+}
+
 export async function expireTokenSoon(page: Page) {
   await page.evaluate(() => {
     const s = JSON.parse(localStorage.getItem('perch.session')!);

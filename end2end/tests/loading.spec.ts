@@ -5,7 +5,7 @@
 // being sent neither crashes the app (the fixtures fail a test on any panic)
 // nor offers the sent text again.
 import { test, expect } from './fixtures';
-import { api, signInWithToken, token } from './helpers';
+import { api, ownAction, signInWithToken, token } from './helpers';
 import type { Page, Route } from '@playwright/test';
 
 const auth = (user: string) => ({ Authorization: `Bearer ${token(user)}` });
@@ -120,7 +120,7 @@ test('coming back while a post is sent shows it sending, then an empty box', asy
   await expect(page.getByRole('button', { name: 'Sending…' })).toBeDisabled();
   send.release();
   await expect(box).toHaveValue('');
-  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeVisible();
+  await expect(page.locator('form.composer button[type=submit]')).toHaveText('Post');
 });
 
 test('moving on while an edit is saved, a like or a follow is sent, or a post deleted: no crash', async ({ page }) => {
@@ -136,7 +136,7 @@ test('moving on while an edit is saved, a like or a follow is sent, or a post de
 
   await page.goto(`/post/${mine}`);
   const card = page.locator('article.focused');
-  await card.getByRole('button', { name: 'Edit' }).click();
+  await ownAction(card, 'Edit');
   await card.getByLabel('Edit post text').fill(edited);
   const save = await hold(page, 'PATCH', /\/api\/v1\/post\/[^/]+$/);
   await card.getByRole('button', { name: 'Save' }).click();
@@ -165,7 +165,7 @@ test('moving on while an edit is saved, a like or a follow is sent, or a post de
 
   await page.goto(`/post/${doomed}`);
   const card2 = page.locator('article.focused');
-  await card2.getByRole('button', { name: 'Delete' }).click();
+  await ownAction(card2, 'Delete');
   const del = await hold(page, 'DELETE', /\/api\/v1\/post\/[^/]+$/);
   await card2.getByRole('button', { name: 'Delete post' }).click();
   await del.seen;

@@ -5,7 +5,7 @@
 // once typing pauses; a name no one has marked and still sent; right to
 // left, at 320 px, in the dark, with the live counter.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, call, follows, newAccount, signInWithToken, token } from './helpers';
+import { api, call, follows, newAccount, ownAction, signInWithToken, token } from './helpers';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
@@ -85,7 +85,7 @@ test('@ and a letter offers the people met, the most met first; arrows, Enter, T
   await expect(card.getByRole('link', { name: `@${often}` })).toHaveAttribute('href', `/user/@${often}`);
 
   // In the edit box of one's own post as well.
-  await card.getByRole('button', { name: 'Edit' }).click();
+  await ownAction(card, 'Edit');
   const edit = page.getByLabel('Edit post text');
   await expect(edit).toBeFocused();
   await edit.press('End');

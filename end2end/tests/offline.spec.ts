@@ -2,7 +2,7 @@
 // service worker keeping the app files, and the app starting offline with
 // a notice, under the app's Content-Security-Policy.
 import { test, expect } from './fixtures';
-import { api, copies, signInWithToken, token, SERVER_BIN } from './helpers';
+import { api, copies, goToPerson, signInWithToken, token, SERVER_BIN, DB_DIR } from './helpers';
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -27,8 +27,7 @@ test('a repeat visit starts offline, shows the timeline as it was saved, says so
   // The timeline is there as it was read, not an error.
   await expect(first).toHaveAttribute('data-uuid', top!);
   // A page never read cannot load: it says so instead of blanking the page.
-  await page.getByRole('searchbox', { name: 'Username to find' }).fill('olga');
-  await page.getByRole('button', { name: 'Find' }).click();
+  await goToPerson(page, 'olga');
   await expect(page.getByRole('alert').first()).toContainText(/could not reach the server/i);
   await page.getByRole('link', { name: 'Home' }).first().click();
   // Writing offline: the post waits to be sent, across a reload.
@@ -119,7 +118,7 @@ test('a new release is kept in the background and offered; a tab on the old one 
   // replaces with a second release while the page is open.
   const port = 8700 + Math.floor(Math.random() * 500);
   const site = `.tmp/site-${port}`;
-  const db = `.tmp/db/release-${port}.db`;
+  const db = `${DB_DIR}/release-${port}.db`;
   rmSync(site, { recursive: true, force: true });
   cpSync('../dist', site, { recursive: true });
   // Without precompressed twins, a changed file is served as it is.

@@ -2,7 +2,7 @@
 // cannot be reached waits, survives a reload, and is sent once, in order,
 // when the server can be reached again; refusals stay with the reason.
 import { test, expect } from './fixtures';
-import { api, kept, keptByWorker, signInWithToken, token } from './helpers';
+import { api, kept, keptByWorker, ownAction, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 // A reload while offline is answered by the service worker.
@@ -58,7 +58,7 @@ test('offline, a like, a follow, a post, a reply to it, its edit and a deletion 
   const doomedCard = page.locator(`article[data-uuid="${doomed}"]`);
   await page.getByRole('link', { name: 'Profile' }).click();
   await expect(doomedCard).toBeVisible();
-  await doomedCard.getByRole('button', { name: 'Delete' }).click();
+  await ownAction(doomedCard, 'Delete');
   await doomedCard.getByRole('button', { name: 'Delete post' }).click();
   await expect(doomedCard.locator('.waiting-mark')).toContainText('Deletion waiting to send');
 
@@ -402,7 +402,7 @@ test.describe('with the service worker', () => {
     // with no network though this visit has not loaded them yet.
     await keptByWorker(page);
     await context.setOffline(true);
-    await card.getByRole('button', { name: 'Edit' }).click();
+    await ownAction(card, 'Edit');
     await card.getByLabel('Edit post text').fill(`edited offline ${stamp}`);
     await card.getByRole('button', { name: 'Save' }).click();
     // The card shows the text it will have, marked, with Undo.

@@ -5,7 +5,7 @@
 // left out, every word; the matched words marked as text; newest first;
 // muted people and words left out; only an @name asks the server.
 import { test, expect, expectAccessible } from './fixtures';
-import { call, copies, follows, newAccount, signInWithToken, token } from './helpers';
+import { call, copies, follows, goToPerson, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const box = (page: Page) => page.getByRole('searchbox', { name: 'Search posts and people read on this device' });
@@ -96,8 +96,8 @@ test('as the person types: whole words in any case and script, accents and vowel
   // in the same visit (no page load builds it again).
   const stranger = newAccount('sz');
   await call(page, token(stranger), 'POST', '/post', { content: 'A heron by the weir' });
-  await page.locator('#find-someone').fill(`@${stranger}`);
-  await page.locator('#find-someone').press('Enter');
+  await box(page).fill(`@${stranger}`);
+  await box(page).press('Enter');
   await expect(page.getByText('A heron by the weir')).toBeVisible();
   await page.locator('header a.search-link').click();
   await search(page, 'heron');
@@ -227,4 +227,27 @@ test('accents and marks of any script are left out: Greek tonos, Vietnamese stac
   await search(page, 'दोस');
   await expect(posts(page)).toHaveCount(0);
   await expectAccessible(page);
+});
+
+test('what was read just before a reload is searched after it: the copy is written when the page is left', async ({ page }) => {
+  const me = newAccount('sr');
+  const stranger = newAccount('sz');
+  await follows(page, me, newAccount('sf'), ['Something to read on Home']);
+  await call(page, token(stranger), 'POST', '/post', { content: 'Zephyrs over the harbour at dawn' });
+  await signInWithToken(page, me);
+  await expect(page.getByText('Something to read on Home')).toBeVisible();
+  const account = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user.uuid as string);
+  await expect.poll(async () => (await copies(page))[account]?.home?.started ?? false, { timeout: 15_000 }).toBe(true);
+  // Read a profile inside the app, go Home, and reload at once: no pause
+  // in which the copy would be written while reading.
+  await goToPerson(page, stranger);
+  await expect(page.getByText('Zephyrs over the harbour at dawn')).toBeVisible();
+  await page.getByRole('link', { name: 'Home', exact: true }).first().click();
+  await expect(page.getByText('Something to read on Home')).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('Something to read on Home')).toBeVisible();
+  await page.keyboard.press('/');
+  await search(page, 'zephyrs');
+  await expect(posts(page)).toHaveCount(1);
+  await expect(posts(page).first()).toContainText('Zephyrs over the harbour at dawn');
 });

@@ -3,7 +3,7 @@
 // new posts, failed sources, staying in place, keyboard shortcuts.
 import { execFileSync } from 'node:child_process';
 import { test, expect, expectAccessible } from './fixtures';
-import { api, attributeWrites, signInWithToken, token, watchAttributeWrites, DB, SERVER_BIN } from './helpers';
+import { api, attributeWrites, ownAction, signInWithToken, token, watchAttributeWrites, DB, SERVER_BIN } from './helpers';
 import type { Page } from '@playwright/test';
 
 type Post = { uuid: string; created_at: string; author: { uuid: string; username: string } };
@@ -129,7 +129,7 @@ test('a post written on the home page appears at the top of the timeline', async
   await expect(timeline(page).getByRole('article').first()).toContainText(text);
   // Deleting it takes it out again.
   const article = timeline(page).getByRole('article').first();
-  await article.getByRole('button', { name: 'Delete' }).click();
+  await ownAction(article, 'Delete');
   await article.getByRole('button', { name: 'Delete post' }).click();
   await expect(timeline(page).getByText(text)).toHaveCount(0);
 });

@@ -4,7 +4,7 @@
 // assistive technology, one request per page of replies.
 // Every actor is a new account (`perch-server user add`).
 import { test, expect, expectAccessible } from './fixtures';
-import { call, newAccount, signInWithToken, token } from './helpers';
+import { call, newAccount, ownAction, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 function person(label: string): { name: string; tok: string; label: string } {
@@ -175,7 +175,7 @@ test('deleting one\'s own nested reply moves focus to the next reply of its leve
   await expect(page.getByText('Under Cai\'s.')).toBeVisible();
 
   const doomed = card(page, mine);
-  await doomed.locator(':scope > footer').getByRole('button', { name: 'Delete' }).click();
+  await ownAction(doomed, 'Delete');
   await doomed.getByRole('button', { name: 'Delete post' }).click();
   await expect(card(page, mine)).toHaveCount(0);
   await expect(card(page, cai2)).toBeFocused();

@@ -2,7 +2,7 @@
 // deleting, the counter, drafts, and keeping the text through failures.
 import { test, expect } from './fixtures';
 import { execFileSync, spawn } from 'node:child_process';
-import { api, signInWithToken, token, SERVER_BIN } from './helpers';
+import { api, ownAction, signInWithToken, token, SERVER_BIN, DB_DIR } from './helpers';
 
 test('a post from the home page appears on the own profile and clears its draft', async ({ page }) => {
   await signInWithToken(page, 'leila');
@@ -67,7 +67,7 @@ test('edit one\'s own post in place', async ({ page }) => {
   const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('yuki')}` }, data: { content: 'before the edit' } })).json();
   await page.goto(`/post/${post.uuid}`);
   const card = page.locator('article.focused');
-  await card.getByRole('button', { name: 'Edit' }).click();
+  await ownAction(card, 'Edit');
   await card.getByLabel('Edit post text').fill('after the edit');
   await card.getByRole('checkbox', { name: /Locked/ }).check();
   await card.getByRole('button', { name: 'Save' }).click();
@@ -82,19 +82,23 @@ test('delete one\'s own post after confirming; others get no such buttons', asyn
   const post = await (await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('yuki')}` }, data: { content: 'soon gone' } })).json();
   await page.goto('/user/@yuki');
   const card = page.getByRole('feed', { name: 'Posts' }).getByRole('article').filter({ hasText: 'soon gone' });
-  await card.getByRole('button', { name: 'Delete' }).click();
+  await ownAction(card, 'Delete');
   await card.getByRole('button', { name: 'Cancel' }).click();
   await expect(card).toBeVisible();
-  await card.getByRole('button', { name: 'Delete' }).click();
+  await ownAction(card, 'Delete');
   await card.getByRole('button', { name: 'Delete post' }).click();
   await expect(page.getByText('soon gone')).toHaveCount(0);
   const gone = await page.request.get(`/api/v1/post/${post.uuid}`, { headers: { Authorization: `Bearer ${token('yuki')}` } });
   expect(gone.status()).toBe(404);
   // Someone else's post: no Edit or Delete.
   await page.goto('/user/@sam');
-  await expect(page.getByRole('feed', { name: 'Posts' }).getByRole('article').first()).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  const theirs = page.getByRole('feed', { name: 'Posts' }).getByRole('article').first();
+  await expect(theirs).toBeVisible();
+  await theirs.locator(':scope > header details.card-more > summary').click();
+  const menu = theirs.locator(':scope > header .card-menu');
+  await expect(menu.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  await expect(menu.getByRole('button', { name: 'Delete' })).toHaveCount(0);
 });
 
 test('a draft survives a reload', async ({ page }) => {
@@ -139,7 +143,7 @@ test('invisible characters alone cannot be sent, and a NUL is refused with the r
 test('a post sent while the server is stopped waits in the outbox, marked, and is sent once it is back', async ({ page }) => {
   // A server of this test's own, so it can be stopped and started again.
   const port = 8200 + Math.floor(Math.random() * 500);
-  const db = `.tmp/db/stopped-${port}.db`;
+  const db = `${DB_DIR}/stopped-${port}.db`;
   const start = () => {
     const child = spawn(SERVER_BIN, ['--db', db, 'serve', '--demo', '--addr', `127.0.0.1:${port}`, '--static', '../dist'], { stdio: 'ignore' });
     return child;

@@ -161,16 +161,45 @@ impl KeyValue for LocalStorage {
     }
 
     fn set(&self, key: &Key, value: &str) {
+        let before = unsent(crate::browser::web_storage::get(key).as_deref());
         crate::browser::web_storage::set(key, value);
+        if before != unsent(Some(value)) {
+            touched();
+        }
     }
 
     fn remove(&self, key: &Key) {
+        let before = unsent(crate::browser::web_storage::get(key).as_deref());
         crate::browser::web_storage::remove(key);
+        if before {
+            touched();
+        }
     }
 
     fn now(&self) -> u64 {
         js_sys::Date::now() as u64
     }
+}
+
+/// Whether a kept value is a draft still unsent.
+fn unsent(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !v.starts_with(SENT))
+}
+
+thread_local! {
+    static TOUCHED: leptos::prelude::ArcRwSignal<u64> = leptos::prelude::ArcRwSignal::new(0);
+}
+
+fn touched() {
+    use leptos::prelude::Update;
+    TOUCHED.with(|t| t.update(|n| *n += 1));
+}
+
+/// Tracks the moment a draft is begun, sent or discarded in this tab (not
+/// each keystroke): what counts the drafts reads it to count again.
+pub fn track_drafts_begun_or_ended() {
+    use leptos::prelude::Track;
+    TOUCHED.with(|t| t.track());
 }
 
 #[cfg(test)]

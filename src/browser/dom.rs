@@ -19,8 +19,6 @@ pub enum DomId<'a> {
     ReplyCount,
     /// A card's author link, which names the card.
     CardHeading(&'a str),
-    /// The Edit button of the account's post.
-    EditButton(&'a str),
     /// The edit box of the account's post, and its counter.
     EditText(&'a str),
     EditCount(&'a str),
@@ -49,7 +47,6 @@ impl fmt::Display for DomId<'_> {
             DomId::ReplyCount => f.write_str("reply-text-count"),
             DomId::EditCount(uuid) => write!(f, "edit-{uuid}-count"),
             DomId::CardHeading(uuid) => write!(f, "post-{uuid}"),
-            DomId::EditButton(uuid) => write!(f, "edit-button-{uuid}"),
             DomId::EditText(uuid) => write!(f, "edit-{uuid}"),
             DomId::BookmarkUndo => f.write_str("bookmark-undo"),
             DomId::DraftUndo => f.write_str("draft-undo"),
@@ -90,6 +87,14 @@ pub fn card_of(uuid: &str) -> Option<HtmlElement> {
     cards().into_iter().find(|el| uuid_of(el).as_deref() == Some(uuid))
 }
 
+/// The card of post `uuid` inside `root`, if it is there.
+pub fn card_in(root: &Element, uuid: &str) -> Option<Element> {
+    let list = root.query_selector_all("article.post[data-uuid]").ok()?;
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .find(|el| uuid_of(el).as_deref() == Some(uuid))
+}
+
 /// The card `el` is in (the element itself when it is a card).
 pub fn card_around(el: &Element) -> Option<Element> {
     el.closest(CARD).ok().flatten()
@@ -122,6 +127,37 @@ pub fn focus(el: Option<Element>) {
     if let Some(el) = el.and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
         let _ = el.focus();
     }
+}
+
+/// Whether the screen is as wide as `min_width` (a CSS length) now; and
+/// a signal of it that follows the window's size.
+pub fn wide_at_least(min_width: &'static str) -> leptos::prelude::Signal<bool> {
+    use leptos::prelude::*;
+    let query = format!("(min-width: {min_width})");
+    let now = move || window().match_media(&query).ok().flatten().is_some_and(|m| m.matches());
+    let wide = RwSignal::new(now());
+    let handle = window_event_listener(leptos::ev::resize, move |_| {
+        let is = now();
+        if wide.get_untracked() != is {
+            wide.set(is);
+        }
+    });
+    on_cleanup(move || handle.remove());
+    wide.into()
+}
+
+/// The card (`article.post`) an event happened in.
+pub fn card_of_event(ev: &web_sys::Event) -> Option<Element> {
+    ev.target()?.dyn_into::<Element>().ok()?.closest("article.post").ok().flatten()
+}
+
+/// Gives focus to `card`'s "⋯" once the page has been redrawn: where an
+/// edit or a deletion chosen there ends when it closes without going
+/// (Save, Cancel).
+pub fn focus_more_later(card: Element) {
+    request_animation_frame(move || {
+        focus(card.query_selector(":scope > header details.card-more > summary").ok().flatten())
+    });
 }
 
 /// Gives focus to the element with `id` once the page has been redrawn
@@ -167,4 +203,48 @@ pub async fn when_idle(timeout_ms: u32) {
         }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Writes `text` to the clipboard; `false` when the browser refuses (no
+/// clipboard here, no permission, not a secure context).
+pub async fn copy_text(text: &str) -> bool {
+    let navigator = window().navigator();
+    let Some(clipboard) = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok().filter(|c| c.is_object()) else {
+        return false;
+    };
+    let Some(write) =
+        js_sys::Reflect::get(&clipboard, &"writeText".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return false;
+    };
+    let Some(promise) = write.call1(&clipboard, &text.into()).ok().and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}
+
+/// An app path as an address to share: on this page's origin and base.
+pub fn address_of(path: &str) -> String {
+    let here = window().location().href().unwrap_or_default();
+    web_sys::Url::new_with_base(path, &here).map(|u| u.href()).unwrap_or_else(|_| path.to_owned())
+}
+
+/// Calls `f` for each `event` on the window, in the capture phase: before
+/// any element's handler and the router's, while the page is as it was.
+/// Until the answered stop is called.
+pub fn on_window_capture(event: &str, f: impl Fn(web_sys::Event) + 'static) -> impl FnOnce() {
+    let closure = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(f);
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_capture(true);
+    let _ = window().add_event_listener_with_callback_and_add_event_listener_options(
+        event,
+        closure.as_ref().unchecked_ref(),
+        &options,
+    );
+    let event = event.to_owned();
+    move || {
+        let _ = window().remove_event_listener_with_callback_and_bool(&event, closure.as_ref().unchecked_ref(), true);
+        drop(closure);
+    }
 }

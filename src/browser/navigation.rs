@@ -102,6 +102,24 @@ pub fn restore_scroll() {
     });
 }
 
+/// Focus on a kept page shown again (`root`, Home): after Back or
+/// Forward, the post the person had opened from it; else, after a
+/// navigation, its heading, as a page drawn anew gives it. Never moves
+/// the scroll, and never takes focus from something that has it.
+pub fn focus_on_return(root: &web_sys::Element, back: bool) {
+    use wasm_bindgen::JsCast;
+    if document().active_element().is_some_and(|el| el.tag_name() != "BODY") {
+        return;
+    }
+    let opened = back.then(|| LEFT.with(|m| m.borrow().get(&address()).and_then(|l| l.opened.clone()))).flatten();
+    let card = opened.and_then(|uuid| dom::card_in(root, &uuid));
+    let heading =
+        || NAVIGATED.load(Ordering::SeqCst).then(|| root.query_selector("h1.page-heading").ok().flatten()).flatten();
+    if let Some(el) = card.or_else(heading).and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        dom::focus_without_scrolling(&el);
+    }
+}
+
 /// An `h1` that takes focus when it appears after a navigation, so screen
 /// readers and keyboard users start at the new page's title; never while
 /// something else on the page has focus.

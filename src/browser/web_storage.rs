@@ -61,6 +61,8 @@ pub enum Key {
     /// Which replies of a thread the reader expanded or collapsed, for the
     /// tab (`routes/thread_tree.rs`).
     Tree { thread: String },
+    /// The timelines of the account that hide replies (`timeline/replies.rs`).
+    RepliesHidden { account: String },
 }
 
 /// Where a draft is being written.
@@ -106,6 +108,7 @@ impl Key {
             Key::Mutes { account } => format!("perch.mutes.{account}"),
             Key::Bookmarks { account } => format!("perch.bookmarks.{account}"),
             Key::Tree { thread } => format!("perch.tree.{thread}"),
+            Key::RepliesHidden { account } => format!("perch.replies_hidden.{account}"),
         }
     }
 
@@ -122,7 +125,8 @@ impl Key {
             | Key::Activity { account }
             | Key::Unread { account }
             | Key::Mutes { account }
-            | Key::Bookmarks { account } => Some(account),
+            | Key::Bookmarks { account }
+            | Key::RepliesHidden { account } => Some(account),
             _ => None,
         }
     }
@@ -198,12 +202,13 @@ pub fn forget_account(account: &str, keep_drafts: bool) {
     let mutes = Key::Mutes { account: account.to_owned() }.name();
     let bookmarks = Key::Bookmarks { account: account.to_owned() }.name();
     let lists = Key::Lists { account: account.to_owned() }.name();
+    let replies_hidden = Key::RepliesHidden { account: account.to_owned() }.name();
     let list_readings = format!("{reading}.list.");
     remove_where(|name| {
         (!keep_drafts
             && (name.starts_with(&drafts)
                 || name.starts_with(&parts)
-                || [&outbox, &mutes, &bookmarks, &lists].contains(&&name.to_owned())))
+                || [&outbox, &mutes, &bookmarks, &lists, &replies_hidden].contains(&&name.to_owned())))
             || [&relations, &reading, &activity, &unread].contains(&&name.to_owned())
             || name.starts_with(&list_readings)
     });

@@ -1,4 +1,5 @@
-//! "Add to list" beside a person (their profile, a Following list): a
+//! "Add to list" beside a person (their profile, a Following list, the
+//! "⋯" of their post): a
 //! button that opens, below it, the account's lists as checkboxes (checked
 //! where the person is a member; a change is kept at once and said), and a
 //! field that makes a new list with the person on it. The panel is split
@@ -24,7 +25,11 @@ pub fn AddToList(uuid: String, username: String) -> impl IntoView {
         }
     };
     view! {
-        <div class="add-to-list" on:keydown=move |ev| if ev.key() == "Escape" && open.get_untracked() { close() }>
+        <div class="add-to-list" on:keydown=move |ev| if ev.key() == "Escape" && open.get_untracked() {
+            // This panel closes, not a menu it is in.
+            ev.stop_propagation();
+            close()
+        }>
             <button type="button" class="secondary" node_ref=button aria-expanded=move || open.get().to_string()
                 aria-controls=panel_id.clone() on:click=move |_| open.update(|o| *o = !*o)>{t::add_to_list()}</button>
             {move || open.get().then(|| {

@@ -6,7 +6,15 @@ use crate::i18n::t;
 use leptos::prelude::*;
 
 #[component]
-pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) -> impl IntoView {
+pub fn Avatar(
+    src: Option<String>,
+    name: String,
+    #[prop(optional)] large: bool,
+    /// Beside the name it shows (the account menu's button): no text
+    /// alternative of its own.
+    #[prop(optional)]
+    decorative: bool,
+) -> impl IntoView {
     let failed = RwSignal::new(src.is_none());
     // Shown in capitals by the style sheet, which knows every script's case.
     let initial = name.chars().find(|c| c.is_alphanumeric()).map(String::from).unwrap_or_default();
@@ -16,14 +24,17 @@ pub fn Avatar(src: Option<String>, name: String, #[prop(optional)] large: bool) 
     let alt = t::avatar_of(name);
     move || {
         // Read here, so a language switch draws the avatar again, words and all.
-        let alt = alt.get();
+        let alt = (!decorative).then(|| alt.get());
         if failed.get() {
-            view! { <span class=format!("{class} fallback") role="img" aria-label=alt>{initial.clone()}</span> }
+            // The initial is drawn by the style sheet (`data-initial`): it is
+            // a picture, not text of the line it sits in (`aria-label` says it).
+            let role = (!decorative).then_some("img");
+            view! { <span class=format!("{class} fallback") role=role aria-label=alt.clone() data-initial=initial.clone()></span> }
                 .into_any()
         } else {
             view! {
-                <img class=class src=src.clone() alt=alt loading="lazy" fetchpriority="low" width=size height=size
-                    on:error=move |_| failed.set(true)/>
+                <img class=class src=src.clone() alt=alt.unwrap_or_default() loading="lazy" fetchpriority="low" width=size height=size
+                    on:error=move |_| { let _ = failed.try_set(true); }/>
             }
             .into_any()
         }

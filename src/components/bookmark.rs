@@ -3,6 +3,7 @@
 //! them is split out with `/bookmarks`, in `page_bookmarks`, loaded when
 //! the person bookmarks or when there are bookmarks to keep up to date.
 
+use crate::components::icon::Icon;
 use crate::components::later::lazy;
 use crate::i18n::t;
 use crate::store::bookmarks::{Bookmarks, Change};
@@ -49,7 +50,7 @@ pub fn BookmarkButton(post: ArcReadSignal<Post>) -> impl IntoView {
     view! {
         <button type="button" class="toggle bookmark" aria-pressed=move || pressed.get().to_string()
             on:click=move |_| post.with_untracked(|p| bookmarks.toggle(p))>
-            {t::bookmark()}
+            <Icon icon=Icon::Bookmark/><span class="visually-hidden">{t::bookmark()}</span>
         </button>
         {move || failed().then(|| view! { <span class="toggle-error" role="alert">{t::could_not_bookmark()}</span> })}
     }

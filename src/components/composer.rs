@@ -17,6 +17,11 @@ use crate::store::use_store;
 use leptos::prelude::*;
 use perch_model::{validate_content, ContentError, Operation, Subject};
 
+/// Asked by the header's Write button: Home's composer, focused (and so
+/// opened) once Home shows (`routes/home.rs`); the shell provides it.
+#[derive(Clone, Copy)]
+pub struct WriteAsked(pub RwSignal<bool>);
+
 #[component]
 pub fn Composer(
     /// The post replied to; a new top-level post when `None`.
@@ -95,10 +100,41 @@ pub fn Composer(
         let all = session.user().map_or(0, |me| crate::browser::web_storage::count_drafts(&me.uuid));
         all.saturating_sub(usize::from(this))
     });
+    // Home's composer is one line ("What's new?") until it has the focus
+    // or holds something (a draft, a thread, a send under way, its error);
+    // then it opens in place. A reply box is always open. A press inside
+    // keeps it open while the focus moves to what was pressed (a browser
+    // that does not focus buttons names no new target).
+    let form = NodeRef::<leptos::html::Form>::new();
+    let focus_within = RwSignal::new(false);
+    let pressing = StoredValue::new(false);
+    let open = Memo::new(move |_| {
+        is_reply
+            || focus_within.get()
+            || this.get()
+            || threaded.get() > 0
+            || sending.get()
+            || error.with(Option::is_some)
+    });
+    let left = move |ev: leptos::ev::FocusEvent| {
+        use wasm_bindgen::JsCast;
+        let to = ev.related_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        // Also run as the form leaves the page with the focus in it, its
+        // state already gone: then nothing is done.
+        let inside = to.is_some_and(|to| form.try_get_untracked().flatten().is_some_and(|f| f.contains(Some(&to))));
+        if !inside && pressing.try_get_value() == Some(false) {
+            let _ = focus_within.try_set(false);
+        }
+    };
     view! {
-        <form class="composer" on:submit=move |ev| { ev.prevent_default(); send.run(()); }>
+        <form class="composer" class:closed=move || !open.get() node_ref=form
+            on:submit=move |ev| { ev.prevent_default(); send.run(()); }
+            on:pointerdown=move |_| { pressing.try_set_value(true); }
+            on:click=move |_| { pressing.try_set_value(false); }
+            on:focusin=move |_| { pressing.try_set_value(false); let _ = focus_within.try_set(true); }
+            on:focusout=left>
             {replying_to.map(|name| view! { <p class="replying-to">{t::replying_to_user(format!("@{name}"))}</p> })}
-            <label for=field_id>{move || match threaded.get() {
+            <label for=field_id class:visually-hidden=move || !is_reply && threaded.get() == 0>{move || match threaded.get() {
                 0 => t::post_text().get(),
                 n => t::thread_part(n as u64 + 1, crate::i18n::number(1)).get(),
             }}</label>
@@ -107,7 +143,8 @@ pub fn Composer(
                 node_ref=field
                 id=field_id
                 dir="auto"
-                rows="4"
+                rows=move || if open.get() { "4" } else { "1" }
+                placeholder=move || (!is_reply).then(|| t::whats_new().get())
                 // The problem's id is named always: an id not on the page
                 // is no description, so it counts only while shown.
                 aria-describedby=format!("{counter_id} {problem_id}")
@@ -125,8 +162,9 @@ pub fn Composer(
             })}
             <div class="composer-row">
                 {move || (threaded.get() == 0).then(|| view! { <Counter text id=counter_id.clone()/> })}
-                <label class="switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()}
-                    on:change=move |ev| locked.set(event_target_checked(&ev))/>" " {t::locked_switch()}</label>
+                <label class="switch lock-switch"><input type="checkbox" prop:checked={let l = locked.clone(); move || l.get()}
+                    on:change=move |ev| locked.set(event_target_checked(&ev))/>
+                    <super::icon::Icon icon=super::icon::Icon::Lock/><span>{t::locked_switch()}</span></label>
                 <button type="button" class="secondary add-part" on:click=add_part>{t::add_another_post()}</button>
                 <button type="submit" aria-busy=move || sending.get().to_string()
                     disabled=move || sending.get() || refusal().is_some() || empty() || parts_invalid() || refused().is_some()

@@ -1,5 +1,6 @@
-//! Editing and deleting one's own post, in place on its card (the edit
-//! form split out of the main module until first opened). Offered only
+//! Editing and deleting one's own post, in place on its card, chosen in
+//! its "⋯" (the edit form split out of the main module until first
+//! opened). Offered only
 //! to the author and only when the token allows it. An edit in progress is
 //! a draft like any other (`drafts.rs`): it survives a reload, which opens
 //! the edit again.
@@ -39,9 +40,12 @@ lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
     let field = NodeRef::<leptos::html::Textarea>::new();
     let cancel = {
         let (store, uuid) = (store.clone(), uuid.clone());
-        move |_| {
+        move |ev: leptos::ev::MouseEvent| {
+            let card = dom::card_of_event(&ev);
             store.cancel_edit(&uuid);
-            dom::focus_later(DomId::EditButton(&uuid));
+            if let Some(card) = card {
+                dom::focus_more_later(card);
+            }
         }
     };
     let invalid = move || text.with(|t| validate_content(t).err());
@@ -55,13 +59,13 @@ lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
             if saving.get_untracked() || invalid().is_some() {
                 return;
             }
-            let focus_to = uuid.clone();
+            let card = dom::card_of_event(&ev);
             // If the page has gone, the save still ends in the store.
             store.save_edit(
                 &uuid,
                 shown.then(move |closed| {
-                    if closed {
-                        dom::focus_later(DomId::EditButton(&focus_to));
+                    if let Some(card) = card.filter(|_| closed) {
+                        dom::focus_more_later(card);
                     }
                 }),
             );
@@ -87,19 +91,25 @@ lazy! { pages, fn edit_form(post: ArcReadSignal<Post>) {
     }
 }}
 
-/// Edit and Delete for the author; Delete asks first.
+/// Edit and Delete for the author, in the card's "⋯" (`post_card.rs`):
+/// Edit opens the edit form in place, Delete asks first, in the card's
+/// footer ([`DeleteQuestion`]); either closes the menu (`close`). Each says
+/// why it cannot when the token does not allow it.
 #[component]
-pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
+pub fn OwnMenuItems(
+    post: ArcReadSignal<Post>,
+    confirming: RwSignal<bool>,
+    close: Callback<web_sys::Element>,
+) -> impl IntoView {
     let (store, session) = (use_store(), crate::account::session::use_session());
     let (uuid, subject) = post.with_untracked(|p| (p.uuid.clone(), Subject::of(p.parent.is_reply())));
-    let confirming = RwSignal::new(false);
-    let deleting = RwSignal::new(false);
-    let error = RwSignal::new(None::<crate::api::ApiError>);
     let reason = move |op: Operation| session.refusal(op, subject);
-    let edit_button_id = DomId::EditButton(&uuid).to_string();
     let (edit, edit_note) = refusable(move || reason(Operation::UpdatePost), {
         let (store, uuid) = (store.clone(), uuid.clone());
-        move |_: leptos::ev::MouseEvent| {
+        move |ev: leptos::ev::MouseEvent| {
+            if let Some(card) = dom::card_of_event(&ev) {
+                close.run(card);
+            }
             store.open_edit(&uuid);
             // Into the edit box once its code is here (at once, mostly).
             let uuid = uuid.clone();
@@ -110,8 +120,37 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
             });
         }
     });
-    let (ask, delete_note) =
-        refusable(move || reason(Operation::DeletePost), move |_: leptos::ev::MouseEvent| confirming.set(true));
+    let (ask, delete_note) = refusable(
+        move || reason(Operation::DeletePost),
+        move |ev: leptos::ev::MouseEvent| {
+            confirming.set(true);
+            if let Some(card) = dom::card_of_event(&ev) {
+                close.run(card.clone());
+                // The question takes the focus: its answer is one key away.
+                request_animation_frame(move || {
+                    dom::focus(card.query_selector(".confirm button.danger").ok().flatten())
+                });
+            }
+        },
+    );
+    view! {
+        <button type="button" class="menu-item edit-own" aria-disabled=move || reason(Operation::UpdatePost).map(|_| "true")
+            on:click=edit><super::icon::Icon icon=super::icon::Icon::Edit/> {t::edit()}</button>
+        <RefusalNote shown=edit_note/>
+        <button type="button" class="menu-item delete-own" aria-disabled=move || reason(Operation::DeletePost).map(|_| "true")
+            on:click=ask><super::icon::Icon icon=super::icon::Icon::Delete/> {t::delete()}</button>
+        <RefusalNote shown=delete_note/>
+    }
+}
+
+/// "Delete this post?" in the card's footer once Delete was chosen in
+/// "⋯", and what the deletion came to when it failed.
+#[component]
+pub fn DeleteQuestion(post: ArcReadSignal<Post>, confirming: RwSignal<bool>) -> impl IntoView {
+    let store = use_store();
+    let uuid = post.with_untracked(|p| p.uuid.clone());
+    let deleting = RwSignal::new(false);
+    let error = RwSignal::new(None::<crate::api::ApiError>);
     let shown = WhileShown::here();
     let delete = move |_| {
         deleting.set(true);
@@ -137,18 +176,18 @@ pub fn OwnActions(post: ArcReadSignal<Post>) -> impl IntoView {
             }),
         );
     };
+    let cancel = move |ev: leptos::ev::MouseEvent| {
+        confirming.set(false);
+        if let Some(card) = dom::card_of_event(&ev) {
+            dom::focus_more_later(card);
+        }
+    };
     view! {
-        <button type="button" class="link-button" id=edit_button_id
-            aria-disabled=move || reason(Operation::UpdatePost).map(|_| "true") on:click=edit>{t::edit()}</button>
-        <button type="button" class="link-button" aria-disabled=move || reason(Operation::DeletePost).map(|_| "true")
-            on:click=ask>{t::delete()}</button>
-        <RefusalNote shown=edit_note/>
-        <RefusalNote shown=delete_note/>
         {move || confirming.get().then(|| view! {
             <span class="confirm" role="group" aria-label=t::confirm_deletion()>
                 {t::delete_this_post()} " "
                 <button type="button" class="danger" disabled=move || deleting.get() on:click=delete.clone()>{t::delete_post()}</button>
-                <button type="button" class="secondary" on:click=move |_| confirming.set(false)>{t::cancel()}</button>
+                <button type="button" class="secondary" on:click=cancel>{t::cancel()}</button>
             </span>
         })}
         {move || error.get().map(|e| view! { <span class="toggle-error" role="alert">{t::could_not_delete(e.explain().get())}</span> })}

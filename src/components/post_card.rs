@@ -3,6 +3,7 @@
 //! `<article>`; its time and reply count link to its thread. Content is
 //! rendered as text nodes and links only, never as markup.
 
+use super::icon::Icon;
 use super::post_content::PostContent;
 use crate::browser::dom::DomId;
 use crate::i18n::t;
@@ -88,27 +89,116 @@ fn MutedLine(why: crate::store::mutes::Why, show: RwSignal<bool>, below: Option<
     }
 }
 
-/// "⋯" on someone else's post: Mute them (drawn when first opened).
+/// "⋯" at the end of the author line: Edit and Delete for one's own post
+/// (Delete's question shows in the footer, `confirming`), Copy link, Add
+/// to list and Mute for someone else's post, and what a card no longer shows on its face
+/// (the application it was sent with, that replies are off). Drawn when
+/// first opened; Escape closes it, back on its button.
 #[component]
-fn MoreActions(author: perch_model::User) -> impl IntoView {
+fn MoreActions(post: ArcReadSignal<Post>, signed_in: bool, confirming: Option<RwSignal<bool>>) -> impl IntoView {
     let opened = RwSignal::new(false);
-    let mutes = crate::store::mutes::use_mutes();
     let menu = NodeRef::<leptos::html::Details>::new();
-    let label = t::more_for_post_by(format!("@{}", author.username));
+    let label = post.with_untracked(|p| t::more_for_post_by(format!("@{}", p.author.username)));
+    let close = move |focus: bool| {
+        if let Some(m) = menu.try_get_untracked().flatten().filter(|m| m.open()) {
+            m.set_open(false);
+            if focus {
+                if let Some(card) = m.closest("article.post").ok().flatten() {
+                    crate::browser::dom::focus_more_later(card);
+                }
+            }
+        }
+    };
+    let chosen = Callback::new(move |_: web_sys::Element| close(false));
+    // A click outside closes it: listened for only while it is open (a
+    // listener per card would stay in the page for every card read).
+    let outside = StoredValue::new(None::<WindowListenerHandle>);
+    let stop_listening = move || {
+        if let Some(handle) = outside.try_update_value(Option::take).flatten() {
+            handle.remove();
+        }
+    };
+    let toggled = move |_| {
+        // A toggle is told a task later: the card may be gone by then.
+        let Some(open) = menu.try_get_untracked().map(|m| m.is_some_and(|m| m.open())) else { return };
+        stop_listening();
+        if open {
+            opened.set(true);
+            outside.set_value(Some(window_event_listener(leptos::ev::click, move |ev| {
+                let inside = menu.try_get_untracked().flatten().is_some_and(|m| ev.composed_path().includes(&m, 0));
+                if !inside {
+                    close(false);
+                }
+            })));
+        }
+    };
+    on_cleanup(stop_listening);
     view! {
         <details class="card-more" node_ref=menu
-            on:toggle=move |_| if menu.get_untracked().is_some_and(|m| m.open()) { opened.set(true) }>
-            <summary aria-label=label>"⋯"</summary>
-            {move || opened.get().then(|| {
-                let author = author.clone();
-                let name = format!("@{}", author.username);
-                view! {
-                    <button type="button" class="link-button" on:click=move |_| {
-                        if let Some(m) = mutes { m.mute_person(&author) }
-                    }>{t::mute_user(name)}</button>
-                }
-            })}
+            on:keydown=move |ev| if ev.key() == "Escape" { close(true) }
+            on:toggle=toggled>
+            <summary aria-label=label><Icon icon=Icon::More/></summary>
+            {move || opened.get().then(|| view! { <MoreMenu post=post.clone() signed_in confirming chosen/> })}
         </details>
+    }
+}
+
+/// What "⋯" holds once opened.
+#[component]
+fn MoreMenu(
+    post: ArcReadSignal<Post>,
+    signed_in: bool,
+    confirming: Option<RwSignal<bool>>,
+    chosen: Callback<web_sys::Element>,
+) -> impl IntoView {
+    let own = confirming.is_some();
+    let mutes = crate::store::mutes::use_mutes();
+    let copied = RwSignal::new(None::<bool>);
+    let (uuid, author) = post.with_untracked(|p| (p.uuid.clone(), p.author.clone()));
+    let copy = move |_| {
+        let address = crate::browser::dom::address_of(&AppPath::Thread(&uuid).href());
+        leptos::task::spawn_local(async move {
+            let done = crate::browser::dom::copy_text(&address).await;
+            // The card may be gone by now (a page left): then nothing to say.
+            let _ = copied.try_set(Some(done));
+        });
+    };
+    let add_to_list = (signed_in && !own).then(|| {
+        view! { <super::add_to_list::AddToList uuid=author.uuid.clone() username=author.username.clone()/> }
+    });
+    let mute = (signed_in && !own).then(|| {
+        let name = format!("@{}", author.username);
+        view! {
+            <button type="button" class="menu-item" on:click=move |_| {
+                if let Some(m) = mutes { m.mute_person(&author) }
+            }><Icon icon=Icon::Mute/> {t::mute_user(name)}</button>
+        }
+    });
+    let own_items = confirming.map(|confirming| {
+        view! { <super::own_post::OwnMenuItems post=post.clone() confirming close=chosen/> }
+    });
+    view! {
+        <div class="card-menu">
+            {own_items}
+            <button type="button" class="menu-item" on:click=copy><Icon icon=Icon::Link/> {t::copy_link()}</button>
+            {add_to_list}
+            {mute}
+            <PostFacts post/>
+            <p class="menu-note" role="status">{move || copied.get().map(|done| if done { t::link_copied().get() } else { t::could_not_copy_link().get() })}</p>
+        </div>
+    }
+}
+
+/// "Replies are off" and "via <application>": on a thread's focused post,
+/// and in every card's "⋯".
+#[component]
+fn PostFacts(post: ArcReadSignal<Post>) -> impl IntoView {
+    let from = post.with_untracked(|p| p.from.clone());
+    view! {
+        {move || post.with(|p| p.locked).then(|| view! {
+            <span class="locked" title=t::replies_are_off()><Icon icon=Icon::Lock/> " " {t::locked()}</span>
+        })}
+        {from.filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{t::via_app(app.name)}</span> })}
     }
 }
 
@@ -120,14 +210,26 @@ fn Card(
     below: Option<ChildrenFn>,
     description: Option<Signal<String>>,
 ) -> impl IntoView {
-    let (content, replies, locked, own_signal, edit_signal, reply_signal, kept_signal) =
+    let (content, more_signal, facts_signal, own_signal, edit_signal, reply_signal, kept_signal) =
         (post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone(), post.clone());
     let post = post.get_untracked();
     let session = crate::account::session::use_session();
     let own = session.user().is_some_and(|me| me.uuid == post.author.uuid);
     let signed_in = session.is_signed_in();
-    // An edit left in progress (a reload, another tab) opens again.
-    let editing = own.then(|| use_store().edit_open(&post));
+    // Delete chosen in "⋯", asked in the footer: one's own posts only.
+    let confirming = own.then(|| RwSignal::new(false));
+    // An edit left in progress (a reload, another tab) opens again; unless
+    // the post, as the server reads it later than the local copy, already
+    // has its text (the save reached the server before a reload).
+    let editing = own.then(|| {
+        let (store, latest) = (use_store(), kept_signal.clone());
+        let open = store.edit_open(&post);
+        Effect::new(move |_| {
+            let now = latest.get();
+            store.edit_open(&now);
+        });
+        open
+    });
     let editing = move || editing.as_ref().is_some_and(|open| open.get());
     // An edit waiting in the outbox shows as it will be; the card follows
     // only its own post's entry, not every change to the outbox.
@@ -163,6 +265,7 @@ fn Card(
                     <span class="handle">{format!("@{}", author.username)}</span>
                 </a>
                 <a href=thread.clone() class="time-link"><super::time::Time at=post.created_at/></a>
+                <MoreActions post=more_signal signed_in confirming/>
             </header>
             {post.parent.is_reply().then(|| view! { <ReplyingTo parent=post.parent.clone()/> })}
             {move || if editing() {
@@ -172,21 +275,45 @@ fn Card(
                 let text = waiting.unwrap_or_else(|| content.with(|p| p.content.clone()));
                 view! { <PostContent content=text/> }.into_any()
             }}
+            {focused.then(|| view! { <p class="post-facts"><PostFacts post=facts_signal/></p> })}
             <footer class="post-meta">
-                <a href=thread>{move || t::replies_count(replies.with(|p| p.reply_count)).get()}</a>
-                {move || locked.with(|p| p.locked).then(|| view! { <span class="locked" title=t::replies_are_off()>"🔒 " {t::locked()}</span> })}
+                <ReplyAction post=reply_signal thread signed_in/>
                 <super::toggle_buttons::LikeButton uuid=post.uuid.clone() reply=post.parent.is_reply()/>
                 {signed_in.then(|| view! { <super::bookmark::BookmarkButton post=kept_signal/> })}
-                {let uuid = post.uuid.clone(); move || (signed_in && !reply_signal.with(|p| p.locked)).then(|| view! {
-                    <a href=AppPath::ReplyTo(&uuid).href() class="reply-link">{t::reply()}</a>
-                })}
-                {own.then(|| view! { <super::own_post::OwnActions post=own_signal.clone()/> })}
-                {(signed_in && !own).then(|| view! { <MoreActions author=author.clone()/> })}
+                {confirming.map(|confirming| view! { <super::own_post::DeleteQuestion post=own_signal.clone() confirming/> })}
                 {own.then(|| view! { <super::waiting::WaitingMark uuid=post.uuid.clone()/> })}
-                {post.from.as_ref().filter(|a| !a.name.is_empty()).map(|app| view! { <span class="via">{t::via_app(app.name.clone())}</span> })}
             </footer>
             {below.map(|below| below())}
         </article>
+    }
+}
+
+/// Reply, with the count of replies: the icon answers (when one may), the
+/// count opens the thread. Both keep the names they had as words
+/// ("Reply", "3 replies").
+#[component]
+fn ReplyAction(post: ArcReadSignal<Post>, thread: String, signed_in: bool) -> impl IntoView {
+    let uuid = post.with_untracked(|p| p.uuid.clone());
+    let count = {
+        let post = post.clone();
+        move || post.with(|p| p.reply_count)
+    };
+    let may_reply = move || signed_in && !post.with(|p| p.locked);
+    let icon_on_count = may_reply.clone();
+    let count_said = count.clone();
+    view! {
+        <span class="action reply">
+            {move || may_reply().then(|| view! {
+                <a href=AppPath::ReplyTo(&uuid).href() class="reply-link" title=t::reply()>
+                    <Icon icon=Icon::Reply/><span class="visually-hidden">{t::reply()}</span>
+                </a>
+            })}
+            <a href=thread class="reply-count">
+                {move || (!icon_on_count()).then(|| view! { <Icon icon=Icon::Reply/> })}
+                <span aria-hidden="true">{move || crate::i18n::number(count())}</span>
+                <span class="visually-hidden">{move || t::replies_count(count_said()).get()}</span>
+            </a>
+        </span>
     }
 }
 

@@ -17,10 +17,17 @@ use leptos::prelude::*;
 /// it has no one's posts to read (Home's account follows no one, a list is
 /// empty).
 #[component]
-pub fn TimelineView(timeline: HomeTimeline, #[prop(into)] no_sources: ViewFn) -> impl IntoView {
+pub fn TimelineView(
+    timeline: HomeTimeline,
+    #[prop(into)] no_sources: ViewFn,
+    /// Whether the page is shown, for a page kept while others show (Home):
+    /// while it is not, the timeline does no work.
+    #[prop(optional, into)]
+    shown: Option<Signal<bool>>,
+) -> impl IntoView {
     let home = timeline;
     let returning = take_returning();
-    crate::timeline::attach(&home);
+    crate::timeline::attach(&home, shown.unwrap_or_else(|| Signal::from(true)));
     let state = home.state.clone();
     if returning && state.with_untracked(|s| s.started()) {
         restore_scroll();
@@ -57,15 +64,12 @@ pub fn TimelineView(timeline: HomeTimeline, #[prop(into)] no_sources: ViewFn) ->
 #[component]
 fn Loaded(home: HomeTimeline, all_at_once: bool, no_sources: ViewFn) -> impl IntoView {
     let state = home.state.clone();
-    // Muted people and words leave the timeline (`store/mutes.rs`).
-    let (store, mutes) = (crate::store::use_store(), crate::store::mutes::use_mutes());
     let list = Memo::new({
-        let state = state.clone();
+        let (state, shows) = (state.clone(), shown_here(&home));
         move |_| {
             let mut feed = state.with(|s| s.feed());
-            if let Some(muted) = mutes.map(|m| m.get()).filter(|m| m.count() > 0) {
-                feed.items.retain(|uuid| store.post_untracked(uuid).is_none_or(|p| muted.hides(&p).is_none()));
-            }
+            let shows = shows();
+            feed.items.retain(|uuid| shows(uuid));
             feed
         }
     });
@@ -94,13 +98,39 @@ fn Loaded(home: HomeTimeline, all_at_once: bool, no_sources: ViewFn) -> impl Int
     }
 }
 
+/// What of `home` shows, tracked: a test of a post's uuid. Muted people
+/// and words leave the timeline (`store/mutes.rs`), and replies where the
+/// timeline hides them (`timeline/replies.rs`).
+fn shown_here(home: &HomeTimeline) -> impl Fn() -> Box<dyn Fn(&str) -> bool> + Clone + 'static {
+    let (store, mutes) = (crate::store::use_store(), crate::store::mutes::use_mutes());
+    let (state, feed) = (home.state.clone(), home.feed.clone());
+    move || {
+        let muted = mutes.map(|m| m.get()).filter(|m| m.count() > 0);
+        let me = state.with(|s| s.me.clone());
+        let no_replies = crate::timeline::replies::hidden(&me, &feed);
+        let store = store.clone();
+        Box::new(move |uuid: &str| {
+            store.post_untracked(uuid).is_none_or(|p| {
+                muted.as_ref().is_none_or(|m| m.hides(&p).is_none()) && !(no_replies && p.parent.uuid().is_some())
+            })
+        })
+    }
+}
+
+/// How many of `home`'s new posts would show ("Show N new posts", the
+/// tab's title): what is muted or hidden is not counted.
+pub fn new_posts_shown(home: &HomeTimeline) -> Memo<usize> {
+    let (state, shows) = (home.state.clone(), shown_here(home));
+    Memo::new(move |_| {
+        let shows = shows();
+        state.with(|s| s.new_items()).iter().filter(|uuid| shows(uuid)).count()
+    })
+}
+
 /// "Show N new posts": new posts wait here instead of moving the list.
 #[component]
 fn NewPosts(home: HomeTimeline) -> impl IntoView {
-    let count = {
-        let state = home.state.clone();
-        Memo::new(move |_| state.with(|s| s.new_count()))
-    };
+    let count = new_posts_shown(&home);
     let words = move || t::new_posts(count.get() as u64).get();
     view! {
         <div class="new-posts">

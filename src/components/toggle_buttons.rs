@@ -4,6 +4,7 @@
 //! `store/relations.rs`, with the state machine in `store/toggle.rs`). An
 //! action the token may not perform says why instead.
 
+use super::icon::Icon;
 use super::states::{refusable, RefusalNote};
 use crate::account::session::use_session;
 use crate::i18n::{t, Text};
@@ -19,16 +20,25 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     let likes = move || post.as_ref().map(|p| p.with(|p| p.like_count)).unwrap_or(0);
     if session.user().is_none() {
         // Signed out: the count alone.
-        return view! { <span>{move || t::likes_count(likes()).get()}</span> }.into_any();
+        return view! {
+            <span class="like-count">
+                <Icon icon=Icon::Like/>
+                <span aria-hidden="true">{let likes = likes.clone(); move || crate::i18n::number(likes())}</span>
+                <span class="visually-hidden">{move || t::likes_count(likes()).get()}</span>
+            </span>
+        }
+        .into_any();
     }
     let toggle = store.like(&uuid);
     let shown = toggle.clone();
-    let face = move |pressed: bool| {
+    let face = move |_pressed: bool| {
         let (shown, likes) = (shown.clone(), likes.clone());
         let count = move || crate::i18n::number(shown_count(likes(), &shown.get()));
+        // Named "Like 3" as before; the heart is filled when pressed (CSS).
         view! {
-            <span aria-hidden="true">{if pressed { "♥ " } else { "♡ " }}</span>
-            {t::like()} " " <span class="count">{count}</span>
+            <Icon icon=Icon::Like/>
+            <span class="visually-hidden">{t::like()} " "</span>
+            <span class="count">{count}</span>
         }
         .into_any()
     };

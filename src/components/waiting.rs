@@ -265,9 +265,9 @@ pub fn WaitingCount() -> impl IntoView {
     move || {
         shown.get().then(|| {
             view! {
-                <li><A href=AppPath::Outbox.href() attr:class="waiting-count" attr:aria-label=move || t::waiting_count_label(count()).get()>
+                <A href=AppPath::Outbox.href() attr:class="waiting-count" attr:aria-label=move || t::waiting_count_label(count()).get()>
                     {move || t::waiting_count(count()).get()}
-                </A></li>
+                </A>
             }
         })
     }

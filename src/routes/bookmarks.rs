@@ -144,7 +144,11 @@ fn BookmarkList(bookmarks: Bookmarks) -> impl IntoView {
             </p>
         })}
         {move || all.with(Vec::is_empty).then(|| view! { <p class="empty">{t::no_bookmarks()}</p> })}
-        <div role="feed" aria-label=t::bookmarks_title() aria-busy="false">
+        // A feed only with posts in it (an empty one is no feed: axe's
+        // aria-required-children).
+        <div role=move || all.with(|a| !a.is_empty()).then_some("feed")
+            aria-label=move || all.with(|a| !a.is_empty()).then(|| t::bookmarks_title().get())
+            aria-busy=move || all.with(|a| !a.is_empty()).then_some("false")>
             <For each=keys key=|k| k.clone() let:key>
                 {
                     let (uuid, gone) = key;

@@ -4,6 +4,10 @@
 //! being read, the sources that failed or are still loading, the empty
 //! states). All behaviour (loading, checking for new posts, the reading
 //! position) lives in `timeline/`.
+//!
+//! Home is drawn once per account and kept while other pages show
+//! (`kept.rs`, issue 68): the route's [`HomePage`] only says that Home is
+//! shown and sets the tab's title; the page is [`kept_page`].
 
 use crate::account::session::use_session;
 use crate::browser::navigation::{PageHeading, Title};
@@ -14,27 +18,68 @@ use crate::timeline::HomeTimeline;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
+/// The route `/`: Home is shown while this is. The page is [`kept_page`].
 #[component]
 pub fn HomePage() -> impl IntoView {
     // The page's data(): its first reads go while its code downloads.
-    expect_context::<HomeTimeline>().read_early();
+    let home = expect_context::<HomeTimeline>();
+    home.read_early();
+    super::kept::showing(Memo::new(|_| "/".to_owned()));
+    // The tab's title counts the new posts not shown yet, as "(3) Home · Perch".
+    let new_posts = crate::components::timeline_view::new_posts_shown(&home);
+    focus_composer_when_asked();
+    view! {
+        <Title text=move || match new_posts.get() {
+            0 => t::title_home().get(),
+            n => format!("({}) {}", crate::i18n::number(n as u64), t::title_home().get()),
+        }/>
+    }
+}
+
+/// The Write button's ask (`components/header.rs`): once Home shows, its
+/// composer takes the focus, which opens it. Home's module may still be on
+/// its way the first time: each frame looks again, while this route is
+/// shown and the ask stands, at most [`WRITE_FRAMES`] frames.
+fn focus_composer_when_asked() {
+    let asked = expect_context::<crate::components::composer::WriteAsked>().0;
+    let shown = super::kept::shown("/");
+    let here = RwSignal::new(());
+    Effect::new(move |_| {
+        if !(asked.get() && shown.get()) {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            for _ in 0..WRITE_FRAMES {
+                crate::browser::dom::after_paint().await;
+                if here.try_get_untracked().is_none() || asked.try_get_untracked() != Some(true) {
+                    return;
+                }
+                let id = crate::browser::dom::DomId::PostText.to_string();
+                if let Some(field) = document().get_element_by_id(&id) {
+                    asked.set(false);
+                    crate::browser::dom::focus(Some(field));
+                    return;
+                }
+            }
+            let _ = asked.try_set(false);
+        });
+    });
+}
+
+/// How many frames the Write button's ask waits for Home's composer.
+const WRITE_FRAMES: u32 = 600;
+
+/// Home itself, drawn once per account and kept (`kept.rs`).
+pub fn kept_page() -> AnyView {
     later(home_page::GROUP, home_page::load, home_page::draw, Meanwhile::Page)
 }
 
 lazy! { page_home, fn home_page() {
     let session = use_session();
     let home = expect_context::<HomeTimeline>();
+    let shown = crate::routes::kept::shown("/");
     let empty_home = || view! { <EmptyTimeline/> };
-    // The tab's title counts the new posts not shown yet, as "(3) Home · Perch".
-    let new_posts = {
-        let state = expect_context::<HomeTimeline>().state;
-        Memo::new(move |_| state.with(|s| s.new_count()))
-    };
     view! {
-        <Title text=move || match new_posts.get() {
-            0 => t::title_home().get(),
-            n => format!("({}) {}", crate::i18n::number(n as u64), t::title_home().get()),
-        }/>
         <main id="main" class="page home">
             <PageHeading text=t::nav_home()/>
             {move || match session.user() {
@@ -46,7 +91,7 @@ lazy! { page_home, fn home_page() {
                     </section>
                     <section aria-labelledby="timeline-heading">
                         <h2 id="timeline-heading" class="visually-hidden">{t::timeline()}</h2>
-                        <TimelineView timeline=home.clone() no_sources=empty_home/>
+                        <TimelineView timeline=home.clone() no_sources=empty_home shown/>
                     </section>
                 }.into_any(),
                 None => view! {

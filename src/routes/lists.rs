@@ -30,7 +30,15 @@ pub fn ListsPage() -> impl IntoView {
 
 #[component]
 pub fn OneListPage() -> impl IntoView {
-    later(list_page::GROUP, list_page::load, list_page::draw, Meanwhile::Page)
+    let id = crate::routes::param("id");
+    // Its key among the kept pages (not an address: the id as it is).
+    super::kept::showing(Memo::new(move |_| format!("/lists/{}", id.get())));
+}
+
+/// A list's page, drawn the first time it shows and kept while other pages
+/// show (`kept.rs`).
+pub fn kept_page(id: String) -> AnyView {
+    later(list_page::GROUP, list_page::load, move || list_page::draw(id.clone()), Meanwhile::Page)
 }
 
 thread_local! {
@@ -243,19 +251,20 @@ fn ListRow(
     }
 }
 
-lazy! { page_lists, fn list_page() {
-    let id = crate::routes::param("id");
+lazy! { page_lists, fn list_page(id: String) {
     let session = use_session();
     // The page is drawn again when its list goes (deleted in another tab)
     // or comes back (Undo), not at every change of it.
-    let here = Memo::new(move |_| use_lists().is_some_and(|lists| lists.get(&id.get()).is_some()));
+    let here = Memo::new({
+        let id = id.clone();
+        move |_| use_lists().is_some_and(|lists| lists.get(&id).is_some())
+    });
     move || match (session.user(), use_lists()) {
         (Some(_), Some(lists)) => {
             // Read, not only tracked: a memo computes when read, and one
             // never computed follows nothing.
             let _present = here.get();
-            let id = id.get();
-            view! { <OneList lists id/> }.into_any()
+            view! { <OneList lists id=id.clone()/> }.into_any()
         }
         _ => view! {
             <main id="main" class="page list">
@@ -273,9 +282,12 @@ fn OneList(lists: Lists, id: String) -> impl IntoView {
         let id = id.clone();
         move |_| lists.get(&id)
     });
+    // Kept while other pages show (`kept.rs`): the tab's title is its own
+    // only while it shows.
+    let shown = crate::routes::kept::shown(&format!("/lists/{id}"));
     let Some(first) = list.get_untracked() else {
         return view! {
-            <Title text=move || t::title_page(t::list_not_found().get()).get()/>
+            {move || shown.get().then(|| view! { <Title text=move || t::title_page(t::list_not_found().get()).get()/> })}
             <main id="main" class="page list">
                 <PageHeading text=t::list_not_found()/>
                 <p>{t::list_not_here()}</p>
@@ -296,16 +308,15 @@ fn OneList(lists: Lists, id: String) -> impl IntoView {
         }
     });
     let name = Signal::derive(move || list.with(|l| l.as_ref().map(|l| l.name.clone())).unwrap_or_default());
-    let new_posts = {
-        let state = timeline.state.clone();
-        Memo::new(move |_| state.with(|s| s.new_count()))
-    };
+    let new_posts = crate::components::timeline_view::new_posts_shown(&timeline);
     let empty_list = || view! { <p class="empty">{t::list_empty()}</p> };
     view! {
-        <Title text=move || match new_posts.get() {
-            0 => t::title_page(name.get()).get(),
-            n => format!("({}) {}", crate::i18n::number(n as u64), t::title_page(name.get()).get()),
-        }/>
+        {move || shown.get().then(|| view! {
+            <Title text=move || match new_posts.get() {
+                0 => t::title_page(name.get()).get(),
+                n => format!("({}) {}", crate::i18n::number(n as u64), t::title_page(name.get()).get()),
+            }/>
+        })}
         <main id="main" class="page list">
             <PageHeading text=name/>
             <p class="list-meta">
@@ -313,15 +324,39 @@ fn OneList(lists: Lists, id: String) -> impl IntoView {
                 " · " <A href=AppPath::Lists.href()>{t::all_lists()}</A>
             </p>
             <Members lists id=id.clone() list/>
+            <HideReplies feed=Feed::List(id.clone())/>
             <section aria-labelledby="list-timeline-heading">
                 <h2 id="list-timeline-heading" class="visually-hidden">{t::list_posts()}</h2>
                 {move || list.with(|l| l.is_some()).then(|| view! {
-                    <TimelineView timeline=timeline.clone() no_sources=empty_list/>
+                    <TimelineView timeline=timeline.clone() no_sources=empty_list shown/>
                 })}
             </section>
         </main>
     }
     .into_any()
+}
+
+/// A list's own choice to hide replies (`timeline/replies.rs`; Home's is
+/// in the settings).
+#[component]
+fn HideReplies(feed: Feed) -> impl IntoView {
+    let me = use_session().signed_untracked().map(|s| s.user.uuid).unwrap_or_default();
+    let hidden = {
+        let (me, feed) = (me.clone(), feed.clone());
+        move || crate::timeline::replies::hidden(&me, &feed)
+    };
+    let said = RwSignal::new(None::<(bool, String)>);
+    let change = move |ev: leptos::ev::Event| {
+        if !crate::timeline::replies::set_hidden(&me, &feed, event_target_checked(&ev)) {
+            said.set(Some((true, t::data_not_kept().get())));
+        }
+    };
+    view! {
+        <p class="list-options">
+            <label class="switch"><input type="checkbox" prop:checked=hidden on:change=change/>" " {t::hide_replies_list()}</label>
+        </p>
+        <crate::components::states::Said said/>
+    }
 }
 
 /// The people on a list, in a disclosure: each with Remove, and a field

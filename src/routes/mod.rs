@@ -7,6 +7,7 @@ mod activity;
 mod bookmarks;
 mod drafts;
 mod home;
+mod kept;
 mod lists;
 mod not_found;
 mod oauth_callback;
@@ -159,6 +160,7 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
     let kept = parse_kept(&config, kept);
     let store = crate::store::Store::new(session, api);
     crate::store::mutes::Mutes::provide(session);
+    crate::timeline::replies::follow_other_tabs();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);
     crate::browser::marks::mark("perch:shell");
     let saving = start_from_copy(&store, &timeline, kept, &config);
@@ -174,10 +176,12 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
     crate::store::copy::tidy(session.all_untracked().into_iter().map(|s| s.user.uuid).collect());
     provide_context(timeline);
     provide_context(store);
+    kept::Kept::provide();
     let watching = watch_activity_after_paint(session, &config);
     if let Some(bound) = saving {
         provide_context(bound);
     }
+    provide_context(crate::components::composer::WriteAsked(RwSignal::new(false)));
     let help = crate::browser::shortcuts::Help(RwSignal::new(false));
     crate::browser::shortcuts::install(help);
     provide_context(help);
@@ -198,9 +202,13 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
                 }
                 .into_any()
             })}
+            {crate::components::side_column::side_column(watching.into())}
             {move || help_asked.get().then(|| later(shortcuts_help::GROUP, shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
             {move || watching.get().then(|| later(background_work::GROUP, background_work::load, background_work::draw, Meanwhile::Background))}
             {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
+            // Home and the lists' pages last shown, kept while the other
+            // pages show (`kept.rs`).
+            <kept::KeptPages draw=draw_kept/>
             <Routes fallback=NotFound>
                 <Route path=path!("/") view=home::HomePage/>
                 <Route path=path!("/post/:uuid") view=thread::Thread/>
@@ -222,6 +230,14 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
         </Router>
     }
 } }
+
+/// The kept page at `address` (`kept.rs`): Home, or a list's page.
+fn draw_kept(address: &str) -> AnyView {
+    match address.strip_prefix("/lists/") {
+        Some(id) => lists::kept_page(id.to_owned()),
+        None => home::kept_page(),
+    }
+}
 
 lazy! { extras, fn shortcuts_help() { view! { <crate::components::shortcuts_help::ShortcutsHelp/> } } }
 

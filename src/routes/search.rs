@@ -3,7 +3,8 @@
 //! posts first, the matched words marked (as text, never markup); the
 //! account's drafts too. It works offline and says what it searched. Only
 //! an `@name` is asked of the server (once typing pauses), for a person
-//! not read here. Muted people and words stay out. `/` comes here from
+//! not read here, and Enter on an `@name` goes to that person: the app's
+//! one search. Muted people and words stay out. `/` comes here from
 //! anywhere. Its own split module, with the index.
 //!
 //! Words: later.
@@ -149,6 +150,18 @@ fn Search(account: String) -> impl IntoView {
         }
         people
     });
+    // Enter on an `@name` goes to that person, unless the server said no
+    // one has that name (the note says so, what was typed stays).
+    let to_person = leptos_router::hooks::use_navigate();
+    let go_to_person = move || {
+        let query = typed.get_untracked();
+        let Some(name) = query.trim().strip_prefix('@') else { return };
+        let Ok(name) = crate::components::find_person::wanted_username(name) else { return };
+        if matches!(lookup.get_untracked(), Some(Lookup::NoOne(ref no_one)) if no_one.eq_ignore_ascii_case(&name)) {
+            return;
+        }
+        to_person(&AppPath::Profile(&name).href(), Default::default());
+    };
     let input = NodeRef::<leptos::html::Input>::new();
     Effect::new(move |_| {
         if let Some(input) = input.get() {
@@ -167,7 +180,7 @@ fn Search(account: String) -> impl IntoView {
         }
     };
     view! {
-        <form role="search" class="search-form" on:submit=|ev| ev.prevent_default()>
+        <form role="search" class="search-form" on:submit=move |ev| { ev.prevent_default(); go_to_person(); }>
             <label for="search-box">{t::search_label()}</label>
             <input type="search" id="search-box" node_ref=input autocomplete="off" enterkeyhint="search"
                 aria-describedby="search-status" dir="auto"

@@ -44,6 +44,7 @@ lazy! { extras, fn settings_page() {
                         <label class="switch"><input type="checkbox" prop:checked=crate::store::outbox::undo_send()
                             on:change=move |ev| crate::store::outbox::set_undo_send(event_target_checked(&ev))/>" " {t::undo_send_setting()}</label>
                     </section>
+                    <TimelineSettings account=me.uuid.clone()/>
                     <MutesSettings mutes/>
                     <DataSettings mutes username=me.username.clone() account=me.uuid.clone()/>
                     <KeptHere account=me.uuid.clone()/>
@@ -56,6 +57,30 @@ lazy! { extras, fn settings_page() {
         </main>
     }
 }}
+
+/// What Home shows: replies or not (`timeline/replies.rs`; a list has
+/// the same choice on its page).
+#[component]
+fn TimelineSettings(account: String) -> impl IntoView {
+    let hidden = {
+        let account = account.clone();
+        move || crate::timeline::replies::hidden(&account, &crate::timeline::Feed::Home)
+    };
+    let said = RwSignal::new(None::<(bool, String)>);
+    let change = move |ev: leptos::ev::Event| {
+        if !crate::timeline::replies::set_hidden(&account, &crate::timeline::Feed::Home, event_target_checked(&ev)) {
+            said.set(Some((true, t::data_not_kept().get())));
+        }
+    };
+    view! {
+        <section aria-labelledby="settings-timelines">
+            <h2 id="settings-timelines">{t::settings_timelines()}</h2>
+            <label class="switch"><input type="checkbox" prop:checked=hidden on:change=change/>" " {t::hide_replies_home()}</label>
+            <p class="note">{t::hide_replies_note()}</p>
+            <crate::components::states::Said said/>
+        </section>
+    }
+}
 
 /// The account's mutes: the people and the words, each with Undo; a word
 /// to add.

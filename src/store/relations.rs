@@ -175,12 +175,16 @@ impl Store {
     }
 
     /// Whether a follow state is known from anything but the following
-    /// list, or that list is loaded or loading: otherwise a Follow button
-    /// needs [`load_following`] of the account.
+    /// list, or that list is read or being read: otherwise a Follow button
+    /// needs [`load_following`] of the account. A list the local copy
+    /// gave is drawn from, and read once, behind it (a follow made
+    /// elsewhere while Perch was closed).
     fn needs_my_following(&self, uuid: &str) -> bool {
         let Some(me) = self.me() else { return false };
-        // Cheapest first: once the list is loaded or loading, no button asks.
-        self.list_mut(&ListKey::Following(me.clone())).with_untracked(|l| !l.loading && l.pages_loaded == 0)
+        let from_copy = self.inner.following_from_copy.load(std::sync::atomic::Ordering::Relaxed);
+        // Cheapest first: once the list is read or being read, no button asks.
+        self.list_mut(&ListKey::Following(me.clone()))
+            .with_untracked(|l| !l.loading && (l.pages_loaded == 0 || from_copy))
             && self.followed_said(uuid).is_none()
             && !recall(&me).follows.contains_key(uuid)
     }

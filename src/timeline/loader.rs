@@ -77,6 +77,14 @@ impl HomeState {
         self.merge.as_ref().map_or(0, |m| self.on_screen.new_count(m))
     }
 
+    /// The posts newer than what is shown, newest first.
+    pub fn new_items(&self) -> Vec<String> {
+        self.merge
+            .as_ref()
+            .map(|m| self.on_screen.new_items(m).into_iter().map(|i| i.uuid).collect())
+            .unwrap_or_default()
+    }
+
     pub fn started(&self) -> bool {
         self.merge.as_ref().is_some_and(Merge::started)
     }
@@ -125,7 +133,7 @@ struct Queue {
 #[derive(Clone)]
 pub struct HomeTimeline {
     pub state: ArcRwSignal<HomeState>,
-    pub(super) feed: Feed,
+    pub feed: Feed,
     /// A list's members, as the list page last set them.
     members: Arc<Mutex<Vec<String>>>,
     queue: Arc<Mutex<Queue>>,

@@ -33,10 +33,12 @@ impl HomeTimeline {
         self.enqueue(sources.into_iter().map(Job::Fresh));
     }
 
-    /// Checks for new posts every minute while the calling page is shown
-    /// and the tab visible, at once when the tab comes back after a minute
-    /// away, and when the browser is back online. Stops when the page goes.
-    pub fn keep_fresh_while_shown(&self) {
+    /// Checks for new posts every minute while the tab is visible, at once
+    /// when it comes back after a minute away, when the browser is back
+    /// online, and once painted (a timeline drawn from the local copy, or
+    /// shown again). Until the answered stops are called (`attach`: when
+    /// the page hides or goes).
+    pub(super) fn keep_fresh(&self) -> super::Stops {
         let overdue = {
             let this = self.clone();
             move || {
@@ -47,23 +49,22 @@ impl HomeTimeline {
                 }
             }
         };
-        // A timeline drawn from the local copy is read again once painted.
         let first = overdue.clone();
         spawn_local(async move {
             crate::browser::dom::after_paint().await;
             first();
         });
+        let mut stops: super::Stops = Vec::new();
         if let Ok(interval) = set_interval_with_handle(overdue.clone(), CHECK_EVERY) {
-            on_cleanup(move || interval.clear());
+            stops.push(Box::new(move || interval.clear()));
         }
         let listener = window_event_listener_untyped("visibilitychange", move |_| overdue());
         // Back online: what shows may be from before (the local copy).
         let this = self.clone();
         let online = window_event_listener_untyped("online", move |_| this.check_new());
-        on_cleanup(move || {
-            listener.remove();
-            online.remove();
-        });
+        stops.push(Box::new(move || listener.remove()));
+        stops.push(Box::new(move || online.remove()));
+        stops
     }
 
     /// Shows the new posts (the person asked to).

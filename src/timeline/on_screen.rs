@@ -79,6 +79,14 @@ impl OnScreen {
         }
     }
 
+    /// The posts newer than what is shown, newest first.
+    pub fn new_items(&self, merge: &Merge) -> Vec<Item> {
+        match &self.anchor {
+            Some(anchor) => merge.visible().into_iter().take_while(|i| i.order(anchor) == Ordering::Less).collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// Nothing more to show: everything is loaded and on screen.
     pub fn done(&self, merge: &Merge) -> bool {
         merge.done() && self.known(merge).len() <= self.limit

@@ -12,32 +12,43 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Saves which post is at the top of the screen (and the newest shown)
-/// shortly after each scroll, while the calling page is shown.
-pub fn keep_while_shown(timeline: &HomeTimeline) {
-    let pending = Arc::new(AtomicBool::new(false));
-    let leaving = timeline.clone();
-    let timeline = timeline.clone();
-    let listener = window_event_listener(leptos::ev::scroll, move |_| {
-        if pending.swap(true, Ordering::SeqCst) {
-            return;
+/// shortly after each scroll, until the answered stop is called (`attach`:
+/// when the page hides or goes).
+pub(super) fn keep(timeline: &HomeTimeline) -> Box<dyn FnOnce()> {
+    let (timeline, pending) = (timeline.clone(), Arc::new(AtomicBool::new(false)));
+    let stopped = Arc::new(AtomicBool::new(false));
+    let listener = window_event_listener(leptos::ev::scroll, {
+        let stopped = stopped.clone();
+        move |_| {
+            if pending.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            let (timeline, pending, stopped) = (timeline.clone(), pending.clone(), stopped.clone());
+            set_timeout(
+                move || {
+                    pending.store(false, Ordering::SeqCst);
+                    // Not for a page hidden meanwhile: its cards are not on screen.
+                    if !stopped.load(Ordering::SeqCst) {
+                        save_position(&timeline);
+                    }
+                },
+                std::time::Duration::from_millis(250),
+            );
         }
-        let (timeline, pending) = (timeline.clone(), pending.clone());
-        set_timeout(
-            move || {
-                pending.store(false, Ordering::SeqCst);
-                save_position(&timeline);
-            },
-            std::time::Duration::from_millis(250),
-        );
     });
-    // A list's page also keeps its newest post when it is left, so `/lists`
-    // can count what came after (Home counts from what scrolling kept).
-    on_cleanup(move || {
+    Box::new(move || {
+        stopped.store(true, Ordering::SeqCst);
         listener.remove();
-        if leaving.feed != super::Feed::Home {
-            keep_newest(&leaving);
-        }
-    });
+    })
+}
+
+/// The page has hidden or gone: a list's keeps its newest post, so
+/// `/lists` can count what came after (Home counts from what scrolling
+/// kept).
+pub(super) fn left(timeline: &HomeTimeline) {
+    if timeline.feed != super::Feed::Home {
+        keep_newest(timeline);
+    }
 }
 
 /// Keeps the newest post shown, leaving where the reader was as it was.

@@ -122,8 +122,11 @@ fn web() -> Result<(), Failure> {
     let html = fs::read_to_string(&index)?;
     let html = with_tags(&table, &html, &public_url, &base, &modules, &files_of(&work)?)?;
     fs::write(staging.join("split-plan.json"), plan_json(&pkg, &modules)?)?;
-    let screens = prerender(&root)?;
-    fs::write(&index, with_first_screen(&html, &screens)?)?;
+    let screens = prerender(&root, &[])?;
+    let sprite = prerender(&root, &["--icons"])?;
+    let html = with_first_screen(&html, &screens)?;
+    fs::write(&index, with_icons(&html, sprite.as_str().ok_or("perch-prerender --icons: not text")?)?)?;
+    licences(&root, &staging)?;
     write_words(&staging, &screens)?;
     if release {
         run(Command::new(root.join("scripts/precompress.sh")).arg(&staging))?;
@@ -204,11 +207,12 @@ fn rustflags(unsplit: bool, release: bool) -> Vec<String> {
 /// time in every language (`perch-prerender`, a native build of the app:
 /// docs/prerender.md). Its JSON: `{"en": {"html": …, "title": …, "words":
 /// …, "later_words": …}, …}`.
-fn prerender(root: &Path) -> Result<serde_json::Value, Failure> {
+fn prerender(root: &Path, args: &[&str]) -> Result<serde_json::Value, Failure> {
     let output = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root)
         .args(["run", "--quiet", "-p", APP, "--bin", "perch-prerender", "--"])
         .arg(root)
+        .args(args)
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("RUSTFLAGS")
         .stderr(std::process::Stdio::inherit())
@@ -216,7 +220,33 @@ fn prerender(root: &Path) -> Result<serde_json::Value, Failure> {
     if !output.status.success() {
         return Err(format!("perch-prerender failed ({})", output.status).into());
     }
-    Ok(serde_json::from_slice(&output.stdout)?)
+    if args.is_empty() {
+        Ok(serde_json::from_slice(&output.stdout)?)
+    } else {
+        Ok(serde_json::Value::String(String::from_utf8(output.stdout)?.trim_end().to_owned()))
+    }
+}
+
+/// Step 6d: the icons' sprite (`perch-prerender --icons`:
+/// `src/components/icon.rs`) first in the body, so that `<use
+/// href="#i-…">` finds it in the first screen and in the app alike.
+fn with_icons(html: &str, sprite: &str) -> Result<String, Failure> {
+    if !sprite.starts_with("<svg id=\"perch-icons\"") {
+        return Err("perch-prerender --icons: not the sprite".into());
+    }
+    let body = html.find("<body").ok_or("index.html has no <body>")?;
+    let at = body + html[body..].find('>').ok_or("index.html: <body> not closed")? + 1;
+    Ok(format!("{}{}{}", &html[..at], sprite, &html[at..]))
+}
+
+/// Step 6e: the licences of what the bundle carries from others, in
+/// `licenses/` (the sprite names Lucide's).
+fn licences(root: &Path, staging: &Path) -> Result<(), Failure> {
+    let dir = staging.join("licenses");
+    fs::create_dir_all(&dir)?;
+    let lucide = root.join("end2end/node_modules/lucide-static/LICENSE");
+    fs::copy(&lucide, dir.join("lucide.txt")).map_err(|e| format!("{}: {e} (make setup)", lucide.display()))?;
+    Ok(())
 }
 
 /// The rendered first screens, one `<template id="perch-first-<language>"

@@ -1,7 +1,9 @@
 //! Writing the copy while the app runs: when something changed, once
 //! changes pause, at the latest every [`SAVE_AT_MOST`], and when the tab is
 //! hidden or left (`visibilitychange`, `pagehide`); never for an account no
-//! longer current in this browser.
+//! longer current in this browser. `index.html` commits each write as soon
+//! as it is asked, so one begun as the page is left (a reload, the tab
+//! closed) is not aborted with the page.
 
 use super::Home;
 use crate::browser::indexed_db::{call, idb, Db};

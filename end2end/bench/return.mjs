@@ -1,0 +1,112 @@
+// Benchmark, not a test (issue 68, point 6): a return to Home after a long
+// read, in real Chromium with the CPU slowed down 4x. Signed in as an
+// account following one author with enough posts, Home is read down to 30,
+// 300 and 1,500 posts (scrolling as a person does, Load more pressed by
+// itself); at each depth, Lists then Home by the keys `g l` and `g h` (no
+// scroll), each return timed as the main thread's busy time (CDP's
+// TaskDuration) from the key to the second frame after the feed is back
+// with the same post at the top. Also, at each depth: the document's
+// nodes while Home shows, the JavaScript heap and the wasm's linear memory.
+// Prints every run, then the median and spread (min-max) over runs.
+// Usage: node bench/return.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS] [DEPTHS]
+// (several servers: runs alternate between them). Run by
+// scripts/bench-return.sh (make bench-return), which starts the servers.
+import { launchChromium, median, signIn, targetsOf } from './shared.mjs';
+
+const [bases, tokens, runs = '3', depths = '30,300,1500'] = process.argv.slice(2);
+const targets = targetsOf(bases, tokens);
+const browser = await launchChromium();
+const cards = 'main [role=feed] > article.post[data-uuid]';
+
+async function readDown(page, n) {
+  for (;;) {
+    const count = await page.locator(cards).count();
+    if (count >= n) break;
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForFunction(([sel, c]) => document.querySelectorAll(sel).length > c, [cards, count], { timeout: 60_000 });
+  }
+  // Back up to the post at 60 % of the read, away from Load more (which
+  // would load a page on each return and time that too).
+  await page.evaluate(([sel, at]) => {
+    const card = document.querySelectorAll(sel)[at];
+    window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - 150);
+  }, [cards, Math.floor(n * 0.6)]);
+  await page.waitForTimeout(500);
+}
+
+const topCard = (page) => page.evaluate((sel) => [...document.querySelectorAll(sel)].find((c) => c.getBoundingClientRect().bottom > 0)?.getAttribute('data-uuid'), cards);
+const busy = async (cdp) => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+
+async function once({ base, token }) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+  // The wasm's exports, for its linear memory.
+  await context.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; }));
+  const page = await context.newPage();
+  await signIn(page, base, token);
+  await page.locator(cards).first().waitFor();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const row = [];
+  for (const depth of depths.split(',').map(Number)) {
+    await readDown(page, depth);
+    const top = await topCard(page);
+    const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
+    const wasm = await page.evaluate(() => window.__wasm?.memory?.buffer?.byteLength ?? NaN);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const times = [];
+    const kept = [];
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('g');
+      await page.keyboard.press('l');
+      await page.getByRole('heading', { level: 1, name: 'Lists' }).waitFor();
+      await page.waitForTimeout(300);
+      const before = await busy(cdp);
+      // The page itself watches, one cheap look a frame, for the post that
+      // was at the top to be in the document again (a build that draws
+      // Home again draws it down to there), then two frames; and says
+      // whether it is back at the top of the screen (the place kept).
+      const back = page.evaluate(([sel, uuid]) => new Promise((done) => {
+        const look = () => {
+          const card = document.querySelector(`${sel}[data-uuid="${uuid}"]`);
+          if (card) requestAnimationFrame(() => requestAnimationFrame(() => {
+            const rect = card.getBoundingClientRect();
+            done(rect.bottom > 0 && rect.top < 200);
+          }));
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      }), [cards.replace('[data-uuid]', ''), top]);
+      await page.keyboard.press('g');
+      await page.keyboard.press('h');
+      kept.push(await back);
+      times.push((await busy(cdp)) - before);
+    }
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    row.push({ depth, ms: median(times), nodes, heap, wasm, kept: kept.every(Boolean) });
+    // The place, for the next depth: read on from where the reader was.
+    if (!kept.every(Boolean)) await page.evaluate(() => window.scrollTo(0, 0));
+  }
+  await context.close();
+  return row;
+}
+
+for (let run = 1; run <= Number(runs); run++) {
+  for (const target of targets) {
+    const row = await once(target);
+    (target.rows ??= []).push(row);
+    for (const r of row) {
+      console.log(`${target.base} run ${run}: after ${r.depth} posts, a return ${r.ms.toFixed(0)} ms of main thread, place ${r.kept ? 'kept' : 'lost'}, ${r.nodes} nodes, JS heap ${(r.heap / 1e6).toFixed(1)} MB, wasm ${(r.wasm / 1e6).toFixed(1)} MB`);
+    }
+  }
+}
+await browser.close();
+const spread = (xs, digits = 0) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+console.log(`\na return to Home (g l, g h), 4x slower CPU, ${runs} runs each (each the median of 3 returns), median (min–max):`);
+console.log('| server | posts read | main thread, ms | place | nodes | JS heap, MB | wasm memory, MB |\n|---|---|---|---|---|---|---|');
+for (const { base, rows } of targets) {
+  for (const [i, { depth }] of rows[0].entries()) {
+    const at = rows.map((r) => r[i]);
+    console.log(`| ${base} | ${depth} | ${spread(at.map((r) => r.ms))} | ${at.every((r) => r.kept) ? 'kept' : 'lost'} | ${spread(at.map((r) => r.nodes))} | ${spread(at.map((r) => r.heap / 1e6), 1)} | ${spread(at.map((r) => r.wasm / 1e6), 1)} |`);
+  }
+}
