@@ -99,6 +99,10 @@ test('under 640 px the places are a tab bar along the foot, and Write opens Home
   await write.click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByLabel('Post text')).toBeFocused();
+  // While the composer is typed in, Write steps aside from its Post.
+  await expect(write).toBeHidden();
+  await page.getByLabel('Post text').blur();
+  await expect(write).toBeVisible();
 });
 
 test('in Arabic the rail is on the right of the column', async ({ page }) => {

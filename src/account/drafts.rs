@@ -188,6 +188,8 @@ fn unsent(value: Option<&str>) -> bool {
 
 thread_local! {
     static TOUCHED: leptos::prelude::ArcRwSignal<u64> = leptos::prelude::ArcRwSignal::new(0);
+    /// Whether another tab's changes to drafts are listened for yet.
+    static HEARD_ELSEWHERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn touched() {
@@ -195,11 +197,29 @@ fn touched() {
     TOUCHED.with(|t| t.update(|n| *n += 1));
 }
 
-/// Tracks the moment a draft is begun, sent or discarded in this tab (not
-/// each keystroke): what counts the drafts reads it to count again.
+/// Tracks the moment a draft is begun, sent or discarded in this tab or in
+/// another (not each keystroke): what counts the drafts reads it to count
+/// again. Another tab's changes are listened for once, for the app's life.
 pub fn track_drafts_begun_or_ended() {
     use leptos::prelude::Track;
+    #[cfg(target_arch = "wasm32")]
+    if !HEARD_ELSEWHERE.with(|heard| heard.replace(true)) {
+        let handle = leptos::prelude::window_event_listener(leptos::ev::storage, |ev: web_sys::StorageEvent| {
+            if ev.key().is_some_and(|name| name.starts_with("perch.draft.")) {
+                touched();
+            }
+        });
+        // Never removed: it serves every count of the app's life.
+        std::mem::forget(handle);
+    }
     TOUCHED.with(|t| t.track());
+}
+
+/// How many drafts `account` keeps unsent here. Read in a memo, it counts
+/// again whenever one is begun, sent or discarded, here or in another tab.
+pub fn kept_unsent(account: &str) -> usize {
+    track_drafts_begun_or_ended();
+    crate::browser::web_storage::count_drafts(account)
 }
 
 #[cfg(test)]

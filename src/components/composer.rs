@@ -85,19 +85,12 @@ pub fn Composer(
     let refused = move || session.refusal(Operation::SendPost, subject);
     let label = move || if is_reply { t::reply().get() } else { t::post().get() };
     // The account's other drafts, as a link to them all (`/drafts`),
-    // counted again as this one changes and when another tab writes one.
-    let elsewhere = RwSignal::new(0u32);
-    crate::browser::web_storage::on_change_elsewhere(move |name, _| {
-        if name.starts_with("perch.draft.") {
-            elsewhere.update(|n| *n += 1);
-        }
-    });
-    // Counted when this draft starts or ends, not at every keystroke.
+    // counted again when a draft starts or ends here or in another tab,
+    // not at every keystroke.
     let this = Memo::new(move |_| text.with(|t| !t.is_empty()));
     let others = Memo::new(move |_| {
-        elsewhere.track();
         let this = this.get();
-        let all = session.user().map_or(0, |me| crate::browser::web_storage::count_drafts(&me.uuid));
+        let all = session.user().map_or(0, |me| crate::account::drafts::kept_unsent(&me.uuid));
         all.saturating_sub(usize::from(this))
     });
     // Home's composer is one line ("What's new?") until it has the focus

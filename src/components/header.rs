@@ -156,17 +156,9 @@ fn ActivityLink(account: String) -> impl IntoView {
 #[component]
 fn DraftsLink(account: String) -> impl IntoView {
     let location = leptos_router::hooks::use_location();
-    let elsewhere = RwSignal::new(0u32);
-    crate::browser::web_storage::on_change_elsewhere(move |name, _| {
-        if name.starts_with("perch.draft.") {
-            elsewhere.update(|n| *n += 1);
-        }
-    });
     let count = Memo::new(move |_| {
-        crate::account::drafts::track_drafts_begun_or_ended();
         crate::reactive::depend_on(location.pathname);
-        elsewhere.track();
-        crate::browser::web_storage::count_drafts(&account) as u64
+        crate::account::drafts::kept_unsent(&account) as u64
     });
     view! {
         {counted_place(AppPath::Drafts.href(), Icon::Drafts, t::nav_drafts(), "drafts-place", count,
