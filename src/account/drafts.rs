@@ -188,8 +188,6 @@ fn unsent(value: Option<&str>) -> bool {
 
 thread_local! {
     static TOUCHED: leptos::prelude::ArcRwSignal<u64> = leptos::prelude::ArcRwSignal::new(0);
-    /// Whether another tab's changes to drafts are listened for yet.
-    static HEARD_ELSEWHERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn touched() {
@@ -202,6 +200,11 @@ fn touched() {
 /// again. Another tab's changes are listened for once, for the app's life.
 pub fn track_drafts_begun_or_ended() {
     use leptos::prelude::Track;
+    #[cfg(target_arch = "wasm32")]
+    thread_local! {
+        /// Whether another tab's changes to drafts are listened for yet.
+        static HEARD_ELSEWHERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
     #[cfg(target_arch = "wasm32")]
     if !HEARD_ELSEWHERE.with(|heard| heard.replace(true)) {
         let handle = leptos::prelude::window_event_listener(leptos::ev::storage, |ev: web_sys::StorageEvent| {
