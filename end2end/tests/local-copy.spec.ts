@@ -64,6 +64,12 @@ test('reopened with a slow server, the copy shows first; what is new waits behin
   await signInWithToken(page, 'mira');
   const first = timeline(page).getByRole('article').first();
   await expect(first).toBeVisible();
+  // The copy holds Home before anything new is made: a reload before the
+  // code that writes it has arrived (it comes after the first paint) would
+  // find no copy and draw the server's answer, with nothing to wait behind
+  // the button. (search.spec's reload test covers the write as the page is left.)
+  const account = await me(page);
+  await expect.poll(async () => (await copies(page))[account]?.home?.started ?? false, { timeout: 15_000 }).toBe(true);
   // tomas posts twice; mira reads both; then one is deleted and one more is made, elsewhere.
   const post = async (content: string) => {
     const res = await page.request.post('/api/v1/post', { headers: { Authorization: `Bearer ${token('tomas')}` }, data: { content } });
