@@ -18,19 +18,32 @@ const targets = targetsOf(bases, tokens);
 const browser = await launchChromium();
 const cards = 'main [role=feed] > article.post[data-uuid]';
 
+/** The place in the feed of the last card in the document. */
+const lastRead = (page) => page.evaluate((sel) => Number([...document.querySelectorAll(sel)].pop()?.getAttribute('aria-posinset') ?? 0), cards);
+const frames = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 async function readDown(page, n) {
+  // Counted by the cards' places: a long read lets go of the cards far
+  // from the screen (components/feed_window.rs).
   for (;;) {
-    const count = await page.locator(cards).count();
+    const count = await lastRead(page);
     if (count >= n) break;
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await page.waitForFunction(([sel, c]) => document.querySelectorAll(sel).length > c, [cards, count], { timeout: 60_000 });
+    await page.waitForFunction(([sel, c]) => Number([...document.querySelectorAll(sel)].pop()?.getAttribute('aria-posinset') ?? 0) > c, [cards, count], { timeout: 60_000 });
   }
   // Back up to the post at 60 % of the read, away from Load more (which
-  // would load a page on each return and time that too).
+  // would load a page on each return and time that too), a screen at a
+  // time as a person would, until its card is in the document.
+  const at = Math.floor(n * 0.6) + 1;
+  const find = () => page.evaluate(([sel, at]) => !!document.querySelector(`${sel}[aria-posinset="${at}"]`), [cards, at]);
+  while (!(await find())) {
+    await page.evaluate(() => window.scrollBy(0, -window.innerHeight));
+    await frames(page);
+  }
   await page.evaluate(([sel, at]) => {
-    const card = document.querySelectorAll(sel)[at];
+    const card = document.querySelector(`${sel}[aria-posinset="${at}"]`);
     window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - 150);
-  }, [cards, Math.floor(n * 0.6)]);
+  }, [cards, at]);
   await page.waitForTimeout(500);
 }
 

@@ -158,3 +158,16 @@ export async function keptByWorker(page: Page) {
   await page.evaluate(async () => { await navigator.serviceWorker.ready; });
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBeTruthy();
 }
+
+/** `me` follows a new author, who has written `n` posts. */
+export async function followAuthorOf(page: Page, me: string, n: number) {
+  const author = newAccount('ka');
+  const tok = token(author);
+  for (let i = 0; i < n; i += 25) {
+    const batch = Array.from({ length: Math.min(25, n - i) }, (_, j) => i + j + 1);
+    await Promise.all(batch.map((k) => call(page, tok, 'POST', '/post', { content: `Kept post ${k} of ${n}` })));
+  }
+  const uuid = (await api(page, tok, '/user')).uuid;
+  await call(page, token(me), 'POST', `/user/${uuid}/follow`);
+  return author;
+}

@@ -3,38 +3,30 @@
 // (the cards are the same nodes); hidden, Home is out of reach (Tab, find
 // in page, the accessibility tree) and does no work.
 import { test, expect } from './fixtures';
-import { api, call, newAccount, signInWithToken, token } from './helpers';
+import { followAuthorOf, newAccount, signInWithToken } from './helpers';
 import type { Page } from '@playwright/test';
 
 const cards = (page: Page) => page.locator('main [role=feed] > article.post[data-uuid]');
-
-/** `me` follows a new author, who has written `n` posts. */
-async function followAuthorOf(page: Page, me: string, n: number) {
-  const author = newAccount('ka');
-  const tok = token(author);
-  for (let i = 0; i < n; i += 25) {
-    const batch = Array.from({ length: Math.min(25, n - i) }, (_, j) => i + j + 1);
-    await Promise.all(batch.map((k) => call(page, tok, 'POST', '/post', { content: `Kept post ${k} of ${n}` })));
-  }
-  const uuid = (await api(page, tok, '/user')).uuid;
-  await call(page, token(me), 'POST', `/user/${uuid}/follow`);
-  return author;
-}
 
 /** Reads Home down to `n` posts, as a person scrolling would, and stops
  * with the `n - 3`rd post 150 px below the top of the screen. */
 async function readDown(page: Page, n: number) {
   await expect(cards(page).first()).toBeVisible();
+  // Counted by the cards' places in the feed: a long read lets go of the
+  // cards far above (feed_window.rs).
+  const read = () => cards(page).last().getAttribute('aria-posinset').then(Number);
   for (;;) {
-    const count = await cards(page).count();
+    const count = await read();
     if (count >= n) break;
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect.poll(() => cards(page).count(), { timeout: 15_000 }).toBeGreaterThan(count);
+    await expect.poll(read, { timeout: 15_000 }).toBeGreaterThan(count);
   }
   await page.evaluate((at) => {
-    const card = document.querySelectorAll('main [role=feed] > article.post[data-uuid]')[at];
+    const card = document.querySelector(`main [role=feed] > article.post[aria-posinset="${at}"]`)!;
     window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - 150);
-  }, n - 3);
+  }, n - 2);
+  // The scroll's own frame has run (the cards let go or brought back by it).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   // Every card read so far is marked: a card drawn again would lose it.
   await page.evaluate(() => document.querySelectorAll('main [role=feed] > article.post').forEach((c: any) => { c.__kept = true; }));
 }

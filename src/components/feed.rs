@@ -8,7 +8,11 @@
 //! phone). A feed that must
 //! land somewhere at once (Back, a reading position to restore) is drawn
 //! whole, as are pages that come later.
+//!
+//! A long feed keeps only the cards around the screen in the document
+//! (`feed_window.rs`): the others are let go, their room kept.
 
+use super::feed_window::{Heights, Window};
 use super::post_card::{PostCard, PostSkeleton};
 use super::states::{Empty, ErrorBox};
 use crate::i18n::{t, Text};
@@ -46,6 +50,10 @@ pub fn Feed(
     /// Drawn inside each card, at its end (a thread's nested replies).
     #[prop(optional)]
     under: Option<Callback<String, AnyView>>,
+    /// Whether the page is shown, for a page kept while others show: while
+    /// it is not, nothing of the feed listens.
+    #[prop(optional, into)]
+    shown: Option<Signal<bool>>,
 ) -> impl IntoView {
     // How many cards are drawn; `usize::MAX` once the first draw is done.
     let drawn = RwSignal::new(if all_at_once { usize::MAX } else { 0 });
@@ -68,10 +76,42 @@ pub fn Feed(
         true
     });
     let drawing = move || list.with(|l| l.items.len() > drawn.get());
-    let items = move || {
-        let n = drawn.get();
-        list.with(|l| l.items.iter().take(n).cloned().enumerate().collect::<Vec<_>>())
+    // The cards kept in the document (every card but in a long feed), and
+    // the room of those let go above and below them. A thread's replies,
+    // which open in place, keep every card.
+    let window = RwSignal::new(Window::default());
+    let heights = StoredValue::new(Heights::default());
+    let kept = move || {
+        let (n, w) = (drawn.get(), window.get());
+        list.with(|l| {
+            let all = 0..l.items.len().min(n);
+            let range = if under.is_some() { all.clone() } else { w.range(&l.items) };
+            range.start.min(all.end)..range.end.min(all.end)
+        })
     };
+    let items = move || {
+        let range = kept();
+        list.with(|l| {
+            l.items[range.clone()].iter().cloned().enumerate().map(|(i, u)| (range.start + i, u)).collect::<Vec<_>>()
+        })
+    };
+    let let_go_above = move || {
+        let range = kept();
+        list.with(|l| heights.with_value(|h| h.of(&l.items[..range.start])))
+    };
+    let let_go_below = move || {
+        let (range, n) = (kept(), drawn.get());
+        list.with(|l| heights.with_value(|h| h.of(&l.items[range.end..l.items.len().min(n)])))
+    };
+    let feed_ref = NodeRef::<leptos::html::Div>::new();
+    let spacer_above = NodeRef::<leptos::html::Div>::new();
+    let spacer_below = NodeRef::<leptos::html::Div>::new();
+    if under.is_none() {
+        let_go_while_shown(
+            shown.unwrap_or_else(|| Signal::from(true)),
+            Looking { list, window, heights, feed: feed_ref, above: spacer_above, below: spacer_below },
+        );
+    }
     let button = NodeRef::<leptos::html::Button>::new();
     // Automatic loading: press Load more when it comes near the screen.
     Effect::new(move |_| {
@@ -112,7 +152,9 @@ pub fn Feed(
     };
     view! {
         {move || newest_first.then(|| view! { <div class="new-posts">{show_new}</div> })}
+        <div class="let-go" aria-hidden="true" node_ref=spacer_above style:height=move || format!("{}px", let_go_above())></div>
         <div
+            node_ref=feed_ref
             role=move || list.with(|l| !l.items.is_empty()).then_some("feed")
             aria-label={let label = label.clone(); move || list.with(|l| !l.items.is_empty()).then(|| label.get())}
             aria-busy=move || list.with(|l| l.loading).to_string()
@@ -130,6 +172,7 @@ pub fn Feed(
                 }
             </For>
         </div>
+        <div class="let-go" aria-hidden="true" node_ref=spacer_below style:height=move || format!("{}px", let_go_below())></div>
         {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && empty.is_some()).then(|| view! { <Empty text=empty.clone().unwrap_or_else(|| label.clone())/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
         // The first page loads behind placeholders; Load more shows only
@@ -149,4 +192,174 @@ pub fn Feed(
             </button>
         </div>
     }
+}
+
+/// What a look at the screen reads and moves: the feed's list, its window
+/// and the heights of the cards let go, and its nodes.
+#[derive(Clone, Copy)]
+struct Looking {
+    list: Signal<Paged>,
+    window: RwSignal<Window>,
+    heights: StoredValue<Heights>,
+    feed: NodeRef<leptos::html::Div>,
+    above: NodeRef<leptos::html::Div>,
+    below: NodeRef<leptos::html::Div>,
+}
+
+/// Moves the window as the reader scrolls, while `shown`: a scroll event
+/// comes at most once a frame, before the frame's animation callbacks, so
+/// a card brought back is there for whatever that frame focuses.
+fn let_go_while_shown(shown: Signal<bool>, looking: Looking) {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let gone = Rc::new(std::cell::Cell::new(false));
+    let listening = Rc::new(RefCell::new(None::<WindowListenerHandle>));
+    let stop = {
+        let listening = listening.clone();
+        move || {
+            if let Some(handle) = listening.borrow_mut().take() {
+                handle.remove();
+            }
+        }
+    };
+    Effect::new({
+        let (gone, stop) = (gone.clone(), stop.clone());
+        move |_| {
+            let on = shown.get();
+            stop();
+            if on {
+                let gone = gone.clone();
+                // Only while the address is the page's own: a link followed
+                // from it changes the address, then the router scrolls to
+                // the top before the page hides (a kept page) or goes, and
+                // that scroll must not let go of the reader's place.
+                let here = address();
+                let handle = window_event_listener(leptos::ev::scroll, move |_| {
+                    if !gone.get() && address() == here {
+                        look(looking);
+                    }
+                });
+                *listening.borrow_mut() = Some(handle);
+            }
+        }
+    });
+    let cleanup = send_wrapper::SendWrapper::new(move || {
+        gone.set(true);
+        stop();
+    });
+    on_cleanup(move || cleanup.take()());
+}
+
+/// The address shown, without its query or fragment.
+fn address() -> String {
+    window().location().pathname().unwrap_or_default()
+}
+
+/// Where the reader is in the feed: the window that fits it, measured
+/// cards' heights kept before any card is let go.
+fn look(looking: Looking) {
+    let Looking { list, window, heights, feed, above, below } = looking;
+    let Some(feed) = feed.get_untracked() else { return };
+    if !feed.is_connected() {
+        return;
+    }
+    let cards = cards_of(&feed);
+    let Some(moved) = list.with_untracked(|l| {
+        let now = window.get_untracked();
+        let range = now.range(&l.items);
+        let top = top_index(&l.items, range.clone(), &cards, above.get_untracked(), below.get_untracked(), heights)?;
+        now.moved_to(&l.items, top)
+    }) else {
+        return;
+    };
+    // The cards about to go are measured now, while they are laid out: a
+    // card's room is its top to the next one's (its margin with it).
+    heights.update_value(|h| {
+        let tops: Vec<(String, f64, f64)> = cards
+            .iter()
+            .map(|c| {
+                let rect = c.get_bounding_client_rect();
+                (crate::browser::dom::uuid_of(c).unwrap_or_default(), rect.top(), rect.height())
+            })
+            .collect();
+        let gap = match tops.as_slice() {
+            [a, b, ..] => (b.1 - a.1 - a.2).max(0.0),
+            _ => 12.0,
+        };
+        for (i, (uuid, top, height)) in tops.iter().enumerate() {
+            let room = tops.get(i + 1).map_or(height + gap, |next| next.1 - top);
+            h.set(uuid, room);
+        }
+        list.with_untracked(|l| h.keep_only(&l.items));
+    });
+    // The card at the top of the screen stays where it is. The browser's
+    // own scroll anchoring cannot be trusted with this: the scroll cleared
+    // its anchor, and it picks the next one from the changed document,
+    // possibly a card just brought back above the screen. So the change is
+    // made, then the scroll is put right by how far that card moved, once
+    // the framework has drawn it (its tasks queued before this one).
+    let anchor = cards.iter().find(|c| c.get_bounding_client_rect().bottom() > 0.0).and_then(|c| {
+        let top = c.get_bounding_client_rect().top();
+        crate::browser::dom::uuid_of(c).map(|uuid| (uuid, top))
+    });
+    window.set(moved);
+    if let Some((uuid, was)) = anchor {
+        leptos::task::spawn_local(async move {
+            let Some(card) = crate::browser::dom::card_in(&feed, &uuid) else { return };
+            let moved_by = card.get_bounding_client_rect().top() - was;
+            if moved_by.abs() >= 0.5 {
+                window_scroll_by(moved_by);
+            }
+        });
+    }
+}
+
+fn window_scroll_by(y: f64) {
+    leptos::prelude::window().scroll_by_with_x_and_y(0.0, y);
+}
+
+/// The index in `items` of the first card at the top of the screen: a
+/// card kept in the document, or one let go whose room the screen is in
+/// (after a jump of the scroll bar).
+fn top_index(
+    items: &[String],
+    kept: std::ops::Range<usize>,
+    cards: &[web_sys::Element],
+    above: Option<web_sys::HtmlDivElement>,
+    below: Option<web_sys::HtmlDivElement>,
+    heights: StoredValue<Heights>,
+) -> Option<usize> {
+    let screen = window().inner_height().ok()?.as_f64()?;
+    if let Some(card) = cards.iter().find(|c| {
+        let rect = c.get_bounding_client_rect();
+        rect.bottom() > 0.0 && rect.top() < screen
+    }) {
+        let uuid = crate::browser::dom::uuid_of(card)?;
+        return items[kept.clone()].iter().position(|u| *u == uuid).map(|i| kept.start + i);
+    }
+    // In the room of the cards let go above, or below.
+    let walk = |top: f64, from: usize, to: usize| {
+        let mut y = -top;
+        heights
+            .with_value(|h| {
+                (from..to).find(|&i| {
+                    y -= h.of(std::slice::from_ref(&items[i]));
+                    y < 0.0
+                })
+            })
+            .or(Some(to.saturating_sub(1)))
+    };
+    let above = above.map(|a| a.get_bounding_client_rect()).filter(|_| kept.start > 0);
+    let below = below.map(|b| b.get_bounding_client_rect()).filter(|_| kept.end < items.len());
+    match (above, below) {
+        (Some(a), _) if a.bottom() > 0.0 => walk(a.top().min(0.0), 0, kept.start),
+        (_, Some(b)) if b.top() <= 0.0 => walk(b.top(), kept.end, items.len()),
+        _ => None,
+    }
+}
+
+/// The feed's cards in the document, in order.
+fn cards_of(feed: &web_sys::HtmlDivElement) -> Vec<web_sys::Element> {
+    let Ok(list) = feed.query_selector_all(":scope > article.post[data-uuid]") else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok()).collect()
 }

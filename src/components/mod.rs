@@ -7,6 +7,7 @@ pub mod bookmark;
 pub mod composer;
 pub mod counter;
 pub mod feed;
+pub mod feed_window;
 pub mod find_person;
 pub mod header;
 pub mod icon;

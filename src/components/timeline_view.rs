@@ -27,7 +27,8 @@ pub fn TimelineView(
 ) -> impl IntoView {
     let home = timeline;
     let returning = take_returning();
-    crate::timeline::attach(&home, shown.unwrap_or_else(|| Signal::from(true)));
+    let shown = shown.unwrap_or_else(|| Signal::from(true));
+    crate::timeline::attach(&home, shown);
     let state = home.state.clone();
     if returning && state.with_untracked(|s| s.started()) {
         restore_scroll();
@@ -50,7 +51,7 @@ pub fn TimelineView(
         (_, true) => {
             // Landing on a card at once (Back, a reading position): drawn whole.
             let all_at_once = returning || home.state.with_untracked(|s| s.on_screen.restore().is_some());
-            view! { <Loaded home=home.clone() all_at_once no_sources=no_sources.clone()/> }.into_any()
+            view! { <Loaded home=home.clone() all_at_once no_sources=no_sources.clone() shown/> }.into_any()
         }
         _ => view! {
             <p class="visually-hidden" role="status">{t::loading_timeline()}</p>
@@ -62,7 +63,7 @@ pub fn TimelineView(
 
 /// The timeline once its first screen is known.
 #[component]
-fn Loaded(home: HomeTimeline, all_at_once: bool, no_sources: ViewFn) -> impl IntoView {
+fn Loaded(home: HomeTimeline, all_at_once: bool, no_sources: ViewFn, shown: Signal<bool>) -> impl IntoView {
     let state = home.state.clone();
     let list = Memo::new({
         let (state, shows) = (state.clone(), shown_here(&home));
@@ -94,7 +95,7 @@ fn Loaded(home: HomeTimeline, all_at_once: bool, no_sources: ViewFn) -> impl Int
         } else {
             view! { <p class="empty">{t::timeline_no_posts()}</p> }.into_any()
         })}
-        <Feed list=Signal::from(list) load_more label=t::timeline() all_at_once/>
+        <Feed list=Signal::from(list) load_more label=t::timeline() all_at_once shown/>
     }
 }
 

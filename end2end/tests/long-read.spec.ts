@@ -1,0 +1,109 @@
+// A long read stays light (issue 68, point 3; components/feed_window.rs):
+// past 100 cards a feed keeps only those around the screen in the
+// document; the others are let go with their room kept, so nothing moves
+// under the reader, and they come back as the reader returns to them, with
+// their places in the feed, under j/k, and at the reading position.
+import { test, expect } from './fixtures';
+import { followAuthorOf, newAccount, signInWithToken } from './helpers';
+import type { Page } from '@playwright/test';
+
+const cards = (page: Page) => page.locator('main [role=feed] > article.post[data-uuid]');
+const frames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+const focusedAt = (page: Page) => page.evaluate(() => document.activeElement?.closest('article.post')?.getAttribute('aria-posinset'));
+
+/** Scrolls down by screens until the card at place `n` is in the document. */
+async function readTo(page: Page, n: number) {
+  const last = () => cards(page).last().getAttribute('aria-posinset').then(Number);
+  while ((await last()) < n) {
+    const now = await last();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(last, { timeout: 15_000 }).toBeGreaterThan(now);
+  }
+}
+
+/** The first card at the top of the screen: its place and its top. */
+const top = (page: Page) => page.evaluate(() => {
+  const card = [...document.querySelectorAll('main [role=feed] > article.post[data-uuid]')].find((c) => c.getBoundingClientRect().bottom > 0);
+  return { at: card?.getAttribute('aria-posinset'), uuid: card?.getAttribute('data-uuid'), top: Math.round(card?.getBoundingClientRect().top ?? NaN) };
+});
+
+test('a long read lets go of the cards far from the screen, keeps their room, and brings them back in their places', async ({ page }) => {
+  test.setTimeout(180_000);
+  const me = newAccount('lr');
+  await followAuthorOf(page, me, 150);
+  await signInWithToken(page, me);
+  await expect(cards(page).first()).toBeVisible();
+  const newest = await cards(page).first().getAttribute('data-uuid');
+  await readTo(page, 150);
+  await frames(page);
+
+  // Far above the screen, cards were let go: fewer in the document than read.
+  const inDocument = await cards(page).count();
+  expect(inDocument).toBeLessThanOrEqual(81);
+  await expect(page.locator('main article.post[aria-posinset="1"]')).toHaveCount(0);
+  // Their room is kept: the page is as tall as 150 cards.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeGreaterThan(150 * 60);
+
+  // Nothing moves under the reader while cards are let go and brought back:
+  // scrolled back up a screen at a time, the card at the top moves by the
+  // scroll and no more.
+  for (let i = 0; i < 30; i++) {
+    const before = await top(page);
+    await page.evaluate(() => window.scrollBy(0, -400));
+    await frames(page);
+    const moved = await page.evaluate((uuid) => {
+      const card = document.querySelector(`main [role=feed] > article.post[data-uuid="${uuid}"]`);
+      return card ? Math.round(card.getBoundingClientRect().top) : null;
+    }, before.uuid);
+    if (moved !== null) expect(Math.abs(moved - (before.top + 400)), `card ${before.at} after a scroll of 400 px`).toBeLessThanOrEqual(1);
+    if ((await page.evaluate(() => window.scrollY)) === 0) break;
+  }
+
+  // At the top again: the first card came back, with its place in the feed.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const first = page.locator('main article.post[aria-posinset="1"]');
+  await expect(first).toHaveCount(1);
+  await expect(first).toHaveAttribute('data-uuid', newest!);
+  await frames(page);
+  // ...and the cards far below went.
+  await expect(page.locator('main article.post[aria-posinset="150"]')).toHaveCount(0);
+
+  // j/k walk across the cards that were let go, one at a time.
+  await page.keyboard.press('j');
+  await expect.poll(() => focusedAt(page)).toBe('1');
+  for (let i = 0; i < 59; i++) await page.keyboard.press('j');
+  await expect.poll(() => focusedAt(page)).toBe('60');
+  for (let i = 0; i < 9; i++) await page.keyboard.press('k');
+  await expect.poll(() => focusedAt(page)).toBe('51');
+  await expectNoneLost(page);
+});
+
+test('the reading position holds across cards let go: a reload comes back to the same post', async ({ page }) => {
+  test.setTimeout(180_000);
+  const me = newAccount('lp');
+  await followAuthorOf(page, me, 140);
+  await signInWithToken(page, me);
+  await readTo(page, 140);
+  await page.evaluate(() => {
+    const card = document.querySelector('main [role=feed] > article.post[aria-posinset="130"]')!;
+    window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - 100);
+  });
+  await frames(page);
+  const before = await top(page);
+  expect(Number(before.at)).toBeGreaterThan(120);
+  // The position is kept shortly after the scroll.
+  await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('perch.home.')).map((k) => localStorage.getItem(k)).join()), { timeout: 10_000 })
+    .toContain(before.uuid!);
+  await page.reload();
+  await expect.poll(async () => (await top(page)).uuid, { timeout: 20_000 }).toBe(before.uuid);
+  expect(Math.abs((await top(page)).top - before.top)).toBeLessThanOrEqual(2);
+});
+
+/** The cards in the document are in order, one after the other, with no
+ *  place missing between the first and the last. */
+async function expectNoneLost(page: Page) {
+  const places = await cards(page).evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('aria-posinset'))));
+  expect(places.length).toBeGreaterThan(0);
+  places.forEach((p, i) => expect(p).toBe(places[0] + i));
+}
