@@ -152,7 +152,7 @@ pub fn Feed(
     };
     view! {
         {move || newest_first.then(|| view! { <div class="new-posts">{show_new}</div> })}
-        <div class="let-go" aria-hidden="true" node_ref=spacer_above style:height=move || format!("{}px", let_go_above())></div>
+        <div class="let-go" aria-hidden="true" node_ref=spacer_above style:height=move || px(let_go_above())></div>
         <div
             node_ref=feed_ref
             role=move || list.with(|l| !l.items.is_empty()).then_some("feed")
@@ -172,7 +172,7 @@ pub fn Feed(
                 }
             </For>
         </div>
-        <div class="let-go" aria-hidden="true" node_ref=spacer_below style:height=move || format!("{}px", let_go_below())></div>
+        <div class="let-go" aria-hidden="true" node_ref=spacer_below style:height=move || px(let_go_below())></div>
         {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && empty.is_some()).then(|| view! { <Empty text=empty.clone().unwrap_or_else(|| label.clone())/> }))}
         {move || list.with(|l| l.error.clone()).map(|error| view! { <ErrorBox error retry=load_more/> })}
         // The first page loads behind placeholders; Load more shows only
@@ -250,6 +250,12 @@ fn let_go_while_shown(shown: Signal<bool>, looking: Looking) {
     on_cleanup(move || cleanup.take()());
 }
 
+/// A CSS length in whole pixels: formatting a float would bring its
+/// formatting code into the wasm (about 10 kB) for no visible difference.
+fn px(length: f64) -> String {
+    format!("{}px", length.round() as i64)
+}
+
 /// The address shown, without its query or fragment.
 fn address() -> String {
     window().location().pathname().unwrap_or_default()
@@ -290,21 +296,21 @@ fn look(looking: Looking) {
             let room = tops.get(i + 1).map_or(height + gap, |next| next.1 - top);
             h.set(uuid, room);
         }
-        list.with_untracked(|l| h.keep_only(&l.items));
     });
     // The card at the top of the screen stays where it is. The browser's
     // own scroll anchoring cannot be trusted with this: the scroll cleared
     // its anchor, and it picks the next one from the changed document,
     // possibly a card just brought back above the screen. So the change is
     // made, then the scroll is put right by how far that card moved, once
-    // the framework has drawn it (its tasks queued before this one).
+    // the framework has drawn it (its tasks run in a microtask queued as
+    // the window is set, before this one).
     let anchor = cards.iter().find(|c| c.get_bounding_client_rect().bottom() > 0.0).and_then(|c| {
         let top = c.get_bounding_client_rect().top();
         crate::browser::dom::uuid_of(c).map(|uuid| (uuid, top))
     });
     window.set(moved);
     if let Some((uuid, was)) = anchor {
-        leptos::task::spawn_local(async move {
+        queue_microtask(move || {
             let Some(card) = crate::browser::dom::card_in(&feed, &uuid) else { return };
             let moved_by = card.get_bounding_client_rect().top() - was;
             if moved_by.abs() >= 0.5 {
@@ -342,8 +348,9 @@ fn top_index(
         let mut y = -top;
         heights
             .with_value(|h| {
+                let guess = h.guess();
                 (from..to).find(|&i| {
-                    y -= h.of(std::slice::from_ref(&items[i]));
+                    y -= h.one(&items[i], guess);
                     y < 0.0
                 })
             })

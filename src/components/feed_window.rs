@@ -11,6 +11,9 @@
 //! frame. `j`/`k` never reach the edge: it is always [`AROUND`]` / 2`
 //! cards away from the screen.
 //!
+//! The heights measured are kept for the visit, one number a post, as the
+//! store keeps the posts.
+//!
 //! The window is named by its first and last cards' uuids (with their
 //! places as they were, for when one of them is deleted), so "Show N new
 //! posts" and deletions above it move nothing of it.
@@ -94,19 +97,22 @@ impl Heights {
     /// The room `items` took: their measured heights, and for a card never
     /// measured the mean of those that were.
     pub fn of(&self, items: &[String]) -> f64 {
-        if items.is_empty() {
-            return 0.0;
-        }
-        let guess = if self.0.is_empty() { GUESS } else { self.0.values().sum::<f64>() / self.0.len() as f64 };
-        items.iter().map(|u| self.0.get(u).copied().unwrap_or(guess)).sum()
+        let guess = self.guess();
+        items.iter().map(|u| self.one(u, guess)).sum()
     }
 
-    /// Forgets the cards no longer in the feed.
-    pub fn keep_only(&mut self, items: &[String]) {
-        if self.0.len() > items.len() {
-            let kept: std::collections::HashSet<&String> = items.iter().collect();
-            self.0.retain(|u, _| kept.contains(u));
+    /// The height of a card never measured.
+    pub fn guess(&self) -> f64 {
+        if self.0.is_empty() {
+            GUESS
+        } else {
+            self.0.values().sum::<f64>() / self.0.len() as f64
         }
+    }
+
+    /// The room of the card `uuid`, `guess` if it was never measured.
+    pub fn one(&self, uuid: &str, guess: f64) -> f64 {
+        self.0.get(uuid).copied().unwrap_or(guess)
     }
 }
 
@@ -180,7 +186,6 @@ mod tests {
         h.set("p1", 300.0);
         h.set("p2", 0.0);
         assert_eq!(h.of(&items(3)), 100.0 + 300.0 + 200.0);
-        h.keep_only(&["p1".to_string()]);
-        assert_eq!(h.of(&["p1".to_string()]), 300.0);
+        assert_eq!(h.one("p1", h.guess()), 300.0);
     }
 }
