@@ -77,6 +77,21 @@ test('a long read lets go of the cards far from the screen, keeps their room, an
   for (let i = 0; i < 9; i++) await page.keyboard.press('k');
   await expect.poll(() => focusedAt(page)).toBe('51');
   await expectNoneLost(page);
+
+  // After a return to Home (another page, then `g h`), a read on still lets
+  // go: the cards far above leave as the reader goes down to the end.
+  await page.keyboard.press('g');
+  await page.keyboard.press('l');
+  await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('h');
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.locator('main article.post[aria-posinset="51"]')).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(page.locator('main article.post[aria-posinset="150"]')).toHaveCount(1);
+  await expect(page.locator('main article.post[aria-posinset="1"]')).toHaveCount(0);
+  expect(await cards(page).count()).toBeLessThanOrEqual(81);
+  await expectNoneLost(page);
 });
 
 test('the reading position holds across cards let go: a reload comes back to the same post', async ({ page }) => {

@@ -109,6 +109,7 @@ pub fn Feed(
     if under.is_none() {
         let_go_while_shown(
             shown.unwrap_or_else(|| Signal::from(true)),
+            leptos_router::hooks::use_location().pathname,
             Looking { list, window, heights, feed: feed_ref, above: spacer_above, below: spacer_below },
         );
     }
@@ -209,7 +210,10 @@ struct Looking {
 /// Moves the window as the reader scrolls, while `shown`: a scroll event
 /// comes at most once a frame, before the frame's animation callbacks, so
 /// a card brought back is there for whatever that frame focuses.
-fn let_go_while_shown(shown: Signal<bool>, looking: Looking) {
+fn let_go_while_shown(shown: Signal<bool>, path: Memo<String>, looking: Looking) {
+    // The page's own address, as the router has it now (the browser's
+    // address may still be the page before: the router pushes it later).
+    let here = path.get_untracked();
     use std::cell::RefCell;
     use std::rc::Rc;
     let gone = Rc::new(std::cell::Cell::new(false));
@@ -222,25 +226,41 @@ fn let_go_while_shown(shown: Signal<bool>, looking: Looking) {
             }
         }
     };
+    // Each show of the page; a listener is attached only for the show it
+    // was asked for.
+    let shows = Rc::new(std::cell::Cell::new(0u32));
     Effect::new({
         let (gone, stop) = (gone.clone(), stop.clone());
         move |_| {
             let on = shown.get();
             stop();
-            if on {
-                let gone = gone.clone();
-                // Only while the address is the page's own: a link followed
-                // from it changes the address, then the router scrolls to
-                // the top before the page hides (a kept page) or goes, and
-                // that scroll must not let go of the reader's place.
-                let here = address();
-                let handle = window_event_listener(leptos::ev::scroll, move |_| {
-                    if !gone.get() && address() == here {
-                        look(looking);
+            let show = shows.get().wrapping_add(1);
+            shows.set(show);
+            if !on {
+                return;
+            }
+            // From the next frame: a kept page shown again is scrolled to
+            // the top by the router, then back to its place in its first
+            // frame (routes/kept.rs), and that scroll to the top must not
+            // let go of the reader's place.
+            let (gone, shows, listening, here) = (gone.clone(), shows.clone(), listening.clone(), here.clone());
+            request_animation_frame(move || {
+                if gone.get() || shows.get() != show {
+                    return;
+                }
+                // Only while the router's address is the page's own: a link
+                // followed from it changes the address, then the router
+                // scrolls to the top before the page hides or goes.
+                let handle = window_event_listener(leptos::ev::scroll, {
+                    let gone = gone.clone();
+                    move |_| {
+                        if !gone.get() && path.try_with_untracked(|p| *p == here) == Some(true) {
+                            look(looking);
+                        }
                     }
                 });
                 *listening.borrow_mut() = Some(handle);
-            }
+            });
         }
     });
     let cleanup = send_wrapper::SendWrapper::new(move || {
@@ -254,11 +274,6 @@ fn let_go_while_shown(shown: Signal<bool>, looking: Looking) {
 /// formatting code into the wasm (about 10 kB) for no visible difference.
 fn px(length: f64) -> String {
     format!("{}px", length.round() as i64)
-}
-
-/// The address shown, without its query or fragment.
-fn address() -> String {
-    window().location().pathname().unwrap_or_default()
 }
 
 /// Where the reader is in the feed: the window that fits it, measured
