@@ -77,6 +77,12 @@ fn all(selector: &str) -> Vec<HtmlElement> {
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<HtmlElement>().ok()).collect()
 }
 
+/// The elements under `root` that `selector` names, in document order.
+pub fn all_in(root: &Element, selector: &str) -> Vec<Element> {
+    let Ok(list) = root.query_selector_all(selector) else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect()
+}
+
 /// The uuid a card shows.
 pub fn uuid_of(card: &Element) -> Option<String> {
     card.get_attribute("data-uuid")

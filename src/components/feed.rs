@@ -382,6 +382,5 @@ fn top_index(
 
 /// The feed's cards in the document, in order.
 fn cards_of(feed: &web_sys::HtmlDivElement) -> Vec<web_sys::Element> {
-    let Ok(list) = feed.query_selector_all(":scope > article.post[data-uuid]") else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok()).collect()
+    crate::browser::dom::all_in(feed, ":scope > article.post[data-uuid]")
 }

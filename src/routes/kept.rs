@@ -241,6 +241,5 @@ impl Place {
 
 /// The page's timeline cards, in order.
 fn cards_in(page: &Element) -> Vec<Element> {
-    let Ok(list) = page.query_selector_all("[role=feed] > article.post[data-uuid]") else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect()
+    crate::browser::dom::all_in(page, "[role=feed] > article.post[data-uuid]")
 }
