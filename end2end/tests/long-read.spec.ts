@@ -122,3 +122,24 @@ async function expectNoneLost(page: Page) {
   expect(places.length).toBeGreaterThan(0);
   places.forEach((p, i) => expect(p).toBe(places[0] + i));
 }
+
+test('a tall screen is filled: Load more goes on while it stays on screen after a load', async ({ page }) => {
+  test.setTimeout(120_000);
+  const me = newAccount('lt');
+  await followAuthorOf(page, me, 150);
+  // A screen taller than a page of posts: a load leaves Load more on
+  // screen, so the observer sees no change; the feed must still go on.
+  await page.setViewportSize({ width: 1280, height: 6000 });
+  await signInWithToken(page, me);
+  await expect(cards(page).first()).toBeVisible();
+  const more = page.locator('main .load-more button', { hasText: /Load more|Loading/ });
+  // Nothing is pressed or scrolled: the feed fills the screen by itself,
+  // until Load more is below it (or every post is read).
+  await expect.poll(async () => {
+    const box = await more.boundingBox();
+    const read = await cards(page).last().getAttribute('aria-posinset');
+    return !box ? 'gone' : box.y > 6000 ? 'below' : `on screen after ${read}`;
+  }, { timeout: 30_000 }).toMatch(/below|gone/);
+  expect(await cards(page).count()).toBeGreaterThan(40);
+  await expectNoneLost(page);
+});

@@ -114,7 +114,11 @@ pub fn Feed(
         );
     }
     let button = NodeRef::<leptos::html::Button>::new();
-    // Automatic loading: press Load more when it comes near the screen.
+    // Automatic loading: press Load more when it comes near the screen,
+    // and look again once a load or a draw is over: the observer tells only
+    // of changes, and a load that leaves the button near the screen (a tall
+    // screen, a page that added little) would otherwise stop the feed there.
+    // A press that changes nothing ends it (no loop).
     Effect::new(move |_| {
         let Some(el) = button.get() else { return };
         let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
@@ -126,17 +130,27 @@ pub fn Feed(
         });
         let options = web_sys::IntersectionObserverInit::new();
         options.set_root_margin("200px");
-        if let Ok(observer) =
-            web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options)
-        {
-            observer.observe(&el);
-            let observer = send_wrapper::SendWrapper::new(observer);
-            let callback = send_wrapper::SendWrapper::new(callback);
-            on_cleanup(move || {
-                observer.disconnect();
-                drop(callback);
-            });
-        }
+        let Ok(observer) = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options)
+        else {
+            return;
+        };
+        observer.observe(&el);
+        let watched = send_wrapper::SendWrapper::new((observer.clone(), el));
+        Effect::new(move |before: Option<(usize, bool, bool)>| {
+            let now = (list.with(|l| l.items.len()), list.with(|l| l.loading), drawing());
+            if before.is_some_and(|b| b != now) && !now.1 && !now.2 {
+                let (observer, el) = &*watched;
+                observer.unobserve(el);
+                observer.observe(el);
+            }
+            now
+        });
+        let observer = send_wrapper::SendWrapper::new(observer);
+        let callback = send_wrapper::SendWrapper::new(callback);
+        on_cleanup(move || {
+            observer.disconnect();
+            drop(callback);
+        });
     });
     let show_new = move || {
         let n = list.with(|l| l.fresh.len());
