@@ -6,7 +6,9 @@
 // scroll), each return timed as the main thread's busy time (CDP's
 // TaskDuration) from the key to the second frame after the feed is back
 // with the same post at the top. Also, at each depth: the document's
-// nodes while Home shows, the JavaScript heap and the wasm's linear memory.
+// nodes while Home shows, the JavaScript heap and the wasm's linear memory,
+// the return's script, style and layout parts, and a fling back up (600 px
+// a frame for 150 frames, 4x) counted in long animation frames (> 50 ms).
 // Prints every run, then the median and spread (min-max) over runs.
 // Usage: node bench/return.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS] [DEPTHS]
 // (several servers: runs alternate between them). Run by
@@ -48,7 +50,29 @@ async function readDown(page, n) {
 }
 
 const topCard = (page) => page.evaluate((sel) => [...document.querySelectorAll(sel)].find((c) => c.getBoundingClientRect().bottom > 0)?.getAttribute('data-uuid'), cards);
-const busy = async (cdp) => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+/** The main thread's busy time so far, and its script, style and layout parts, in ms. */
+const busy = async (cdp) => {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const ms = (name) => metrics.find((m) => m.name === name).value * 1000;
+  return { task: ms('TaskDuration'), script: ms('ScriptDuration'), style: ms('RecalcStyleDuration'), layout: ms('LayoutDuration') };
+};
+const since = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, b[k] - a[k]]));
+
+/** Scrolls up by 600 px a frame for `n` frames (a fling back through the
+ *  read, across cards let go and brought back); the frames' durations as
+ *  the browser's long-animation-frame entries count them (over 50 ms). */
+const fling = (page, n) => page.evaluate((n) => new Promise((done) => {
+  const long = [];
+  const observer = new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration)));
+  observer.observe({ type: 'long-animation-frame' });
+  let left = n;
+  const step = () => {
+    window.scrollBy(0, -600);
+    if (--left > 0 && window.scrollY > 0) requestAnimationFrame(step);
+    else setTimeout(() => { observer.takeRecords().forEach((e) => long.push(e.duration)); observer.disconnect(); done(long); }, 500);
+  };
+  requestAnimationFrame(step);
+}), n);
 
 async function once({ base, token }) {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
@@ -93,10 +117,15 @@ async function once({ base, token }) {
       await page.keyboard.press('g');
       await page.keyboard.press('h');
       kept.push(await back);
-      times.push((await busy(cdp)) - before);
+      times.push(since(before, await busy(cdp)));
     }
+    // Then a fling back up through what was read, at the same 4x.
+    const long = await fling(page, 150);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    row.push({ depth, ms: median(times), nodes, heap, wasm, kept: kept.every(Boolean) });
+    const part = (k) => median(times.map((t) => t[k]));
+    row.push({ depth, ms: part('task'), script: part('script'), style: part('style'), layout: part('layout'), nodes, heap, wasm, kept: kept.every(Boolean), worst: Math.max(0, ...long), over50: long.length });
+    // The fling moved the reader: back to the place for the next depth.
+    await page.evaluate(([sel, uuid]) => document.querySelector(`${sel}[data-uuid="${uuid}"]`)?.scrollIntoView(), [cards, top]);
     // The place, for the next depth: read on from where the reader was.
     if (!kept.every(Boolean)) await page.evaluate(() => window.scrollTo(0, 0));
   }
@@ -109,17 +138,17 @@ for (let run = 1; run <= Number(runs); run++) {
     const row = await once(target);
     (target.rows ??= []).push(row);
     for (const r of row) {
-      console.log(`${target.base} run ${run}: after ${r.depth} posts, a return ${r.ms.toFixed(0)} ms of main thread, place ${r.kept ? 'kept' : 'lost'}, ${r.nodes} nodes, JS heap ${(r.heap / 1e6).toFixed(1)} MB, wasm ${(r.wasm / 1e6).toFixed(1)} MB`);
+      console.log(`${target.base} run ${run}: after ${r.depth} posts, a return ${r.ms.toFixed(0)} ms of main thread (script ${r.script.toFixed(0)}, style ${r.style.toFixed(0)}, layout ${r.layout.toFixed(0)}), place ${r.kept ? 'kept' : 'lost'}, ${r.nodes} nodes, JS heap ${(r.heap / 1e6).toFixed(1)} MB, wasm ${(r.wasm / 1e6).toFixed(1)} MB; a fling up: ${r.over50} frames over 50 ms, the longest ${r.worst.toFixed(0)} ms`);
     }
   }
 }
 await browser.close();
 const spread = (xs, digits = 0) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 console.log(`\na return to Home (g l, g h), 4x slower CPU, ${runs} runs each (each the median of 3 returns), median (min–max):`);
-console.log('| server | posts read | main thread, ms | place | nodes | JS heap, MB | wasm memory, MB |\n|---|---|---|---|---|---|---|');
+console.log('| server | posts read | main thread, ms | script | style | layout | place | nodes | JS heap, MB | wasm memory, MB | fling: frames > 50 ms | longest frame, ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const { base, rows } of targets) {
   for (const [i, { depth }] of rows[0].entries()) {
     const at = rows.map((r) => r[i]);
-    console.log(`| ${base} | ${depth} | ${spread(at.map((r) => r.ms))} | ${at.every((r) => r.kept) ? 'kept' : 'lost'} | ${spread(at.map((r) => r.nodes))} | ${spread(at.map((r) => r.heap / 1e6), 1)} | ${spread(at.map((r) => r.wasm / 1e6), 1)} |`);
+    console.log(`| ${base} | ${depth} | ${spread(at.map((r) => r.ms))} | ${spread(at.map((r) => r.script))} | ${spread(at.map((r) => r.style))} | ${spread(at.map((r) => r.layout))} | ${at.every((r) => r.kept) ? 'kept' : 'lost'} | ${spread(at.map((r) => r.nodes))} | ${spread(at.map((r) => r.heap / 1e6), 1)} | ${spread(at.map((r) => r.wasm / 1e6), 1)} | ${spread(at.map((r) => r.over50))} | ${spread(at.map((r) => r.worst))} |`);
   }
 }
