@@ -120,10 +120,12 @@ async function once({ base, token }) {
       times.push(since(before, await busy(cdp)));
     }
     // Then a fling back up through what was read, at the same 4x.
+    const flung = await busy(cdp);
     const long = await fling(page, 150);
+    const fl = since(flung, await busy(cdp));
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     const part = (k) => median(times.map((t) => t[k]));
-    row.push({ depth, ms: part('task'), script: part('script'), style: part('style'), layout: part('layout'), nodes, heap, wasm, kept: kept.every(Boolean), worst: Math.max(0, ...long), over50: long.length });
+    row.push({ depth, ms: part('task'), script: part('script'), style: part('style'), layout: part('layout'), nodes, heap, wasm, kept: kept.every(Boolean), worst: Math.max(0, ...long), over50: long.length, fling: fl });
     // The fling moved the reader: back to the place for the next depth.
     await page.evaluate(([sel, uuid]) => document.querySelector(`${sel}[data-uuid="${uuid}"]`)?.scrollIntoView(), [cards, top]);
     // The place, for the next depth: read on from where the reader was.
@@ -138,7 +140,7 @@ for (let run = 1; run <= Number(runs); run++) {
     const row = await once(target);
     (target.rows ??= []).push(row);
     for (const r of row) {
-      console.log(`${target.base} run ${run}: after ${r.depth} posts, a return ${r.ms.toFixed(0)} ms of main thread (script ${r.script.toFixed(0)}, style ${r.style.toFixed(0)}, layout ${r.layout.toFixed(0)}), place ${r.kept ? 'kept' : 'lost'}, ${r.nodes} nodes, JS heap ${(r.heap / 1e6).toFixed(1)} MB, wasm ${(r.wasm / 1e6).toFixed(1)} MB; a fling up: ${r.over50} frames over 50 ms, the longest ${r.worst.toFixed(0)} ms`);
+      console.log(`${target.base} run ${run}: after ${r.depth} posts, a return ${r.ms.toFixed(0)} ms of main thread (script ${r.script.toFixed(0)}, style ${r.style.toFixed(0)}, layout ${r.layout.toFixed(0)}), place ${r.kept ? 'kept' : 'lost'}, ${r.nodes} nodes, JS heap ${(r.heap / 1e6).toFixed(1)} MB, wasm ${(r.wasm / 1e6).toFixed(1)} MB; a fling up: ${r.over50} frames over 50 ms, the longest ${r.worst.toFixed(0)} ms, main thread ${r.fling.task.toFixed(0)} ms (script ${r.fling.script.toFixed(0)}, style ${r.fling.style.toFixed(0)}, layout ${r.fling.layout.toFixed(0)})`);
     }
   }
 }

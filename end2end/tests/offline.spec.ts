@@ -26,6 +26,16 @@ test('a repeat visit starts offline, shows the timeline as it was saved, says so
   await expect(page.locator('.offline-notice')).toContainText(/You are offline\. This is what Perch saved (just now|\d+ minutes? ago)/);
   // The timeline is there as it was read, not an error.
   await expect(first).toHaveAttribute('data-uuid', top!);
+  // The page's end scrolls clear of the notice: nothing is read under it.
+  const clear = async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    return page.evaluate(() => {
+      const notice = document.querySelector('.offline-notice')!.getBoundingClientRect();
+      const end = [...document.querySelectorAll('main > *')].pop()!.getBoundingClientRect();
+      return notice.height > 0 && end.bottom <= notice.top + 1;
+    });
+  };
+  await expect.poll(clear).toBe(true);
   // A page never read cannot load: it says so instead of blanking the page.
   await goToPerson(page, 'olga');
   await expect(page.getByRole('alert').first()).toContainText(/could not reach the server/i);
@@ -43,6 +53,8 @@ test('a repeat visit starts offline, shows the timeline as it was saved, says so
 
   await context.setOffline(false);
   await expect(page.locator('.offline-notice')).toHaveText('');
+  // Its room goes with it.
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).paddingBottom)).not.toBe('80px');
   await expect(waiting).toHaveCount(0, { timeout: 20_000 });
   const tok = token('mira');
   const me = await api(page, tok, '/user');

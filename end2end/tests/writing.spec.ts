@@ -246,3 +246,28 @@ test('against a server that ignores Idempotency-Key, a post whose answer was los
   expect(posts).toHaveLength(1);
   await page.request.delete(`/api/v1/post/${posts[0].uuid}`, { headers: { Authorization: `Bearer ${tok}` } });
 });
+
+test('the Locked switch shows whether it is on, and a ring while it has focus', async ({ page }) => {
+  await signInWithToken(page, 'leila');
+  // The composer's options show once something is written.
+  await page.getByLabel('Post text').fill('a thought, maybe locked');
+  const box = page.getByRole('checkbox', { name: /Locked/ });
+  const label = page.locator('label.lock-switch');
+  const look = () => label.evaluate((l) => { const s = getComputedStyle(l); return { border: s.borderTopColor, weight: s.fontWeight, ring: s.outlineStyle }; });
+  const off = await look();
+  await box.check();
+  const on = await look();
+  expect(on.border).not.toBe(off.border);
+  expect(Number(on.weight)).toBeGreaterThan(Number(off.weight));
+  await page.getByLabel('Post text').focus();
+  expect((await look()).ring).toBe('none');
+  // From the keyboard: Tab from the text onto it, Space turns it off.
+  await page.keyboard.press('Tab');
+  await expect(box).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(box).not.toBeChecked();
+  const again = await look();
+  expect([again.border, again.weight]).toEqual([off.border, off.weight]);
+  expect(again.ring, 'the ring of the keyboard focus').not.toBe('none');
+  await page.getByLabel('Post text').fill('');
+});
