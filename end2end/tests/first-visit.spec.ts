@@ -2,8 +2,7 @@
 // arrives, the app takes it over without moving it, nothing shifts as
 // posts arrive, and the files come precompressed with the right headers.
 import { test, expect, expectAccessible, allowPageErrors, throttleCpu } from './fixtures';
-import { signInWithToken, token, api, followAuthorOf, SERVER_BIN, DB } from './helpers';
-import { execFileSync } from 'node:child_process';
+import { signInWithToken, signInWithOAuth, token, api, followAuthorOf, newAccount } from './helpers';
 import type { Page } from '@playwright/test';
 
 /** Sums the layout shifts the page reports from its start (the Layout
@@ -128,26 +127,19 @@ test("a newcomer on a slow phone network signs in and reads Home's first posts",
   // file comes over that network (no service worker yet). How long it
   // takes is the benchmark's (docs/performance.md); here, that it works.
   test.setTimeout(120_000);
-  const me = `nc${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', me, '--display-name', 'New comer', '--password', 'perch-demo']);
+  const me = newAccount('nc', 'New comer', 'perch-demo');
   const author = await followAuthorOf(page, me, 3);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
   await throttleCpu(page, 4);
   await recordLayoutShifts(page);
-  await page.goto('/signin');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Username', { exact: true }).fill(me);
-  await page.getByLabel('Password', { exact: true }).fill('perch-demo');
-  await page.getByRole('button', { name: 'Sign in and allow' }).click();
+  await signInWithOAuth(page, me, [], 60_000);
   // The posts of whom they follow, their author named, in Home's feed (the
   // three were written at once: their order is the server's to say).
   const first = page.locator('main [role=feed] > article.post').first();
   await expect(first).toContainText(/Kept post [123] of 3/, { timeout: 60_000 });
   await expect(first).toContainText(`@${author}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await expect(page.locator('main [role=feed] > article.post')).toHaveCount(3);
   expect(total(await shifts(page))).toBeLessThan(0.1);
 });

@@ -35,9 +35,10 @@ export async function signInWithToken(page: Page, username: string, scopes?: str
 /** A new account on the test server, named `prefix` and a unique tail;
  *  its username. Specs that make others act use new accounts: a reply by
  *  a demo person would change what other specs find on that person's profile. */
-export function newAccount(prefix: string, displayName = `${prefix} person`): string {
+export function newAccount(prefix: string, displayName = `${prefix} person`, password?: string): string {
   const name = `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', displayName], { encoding: 'utf8' });
+  const withPassword = password ? ['--password', password] : [];
+  execFileSync(SERVER_BIN, ['--db', DB, 'user', 'add', name, '--display-name', displayName, ...withPassword], { encoding: 'utf8' });
   return name;
 }
 
@@ -69,17 +70,17 @@ export async function api(page: Page, tok: string, path: string) {
 }
 
 /** Signs in through the server's consent page as a demo user. */
-export async function signInWithOAuth(page: Page, username = 'mira', untick: RegExp[] = []) {
+export async function signInWithOAuth(page: Page, username = 'mira', untick: RegExp[] = [], timeout?: number) {
   await page.goto('/signin');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   // The server's page, not Perch's: until the redirect lands, "Username"
   // also names Perch's own Find field (a busy machine filled that one).
-  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible({ timeout });
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill('perch-demo');
   for (const name of untick) await page.getByRole('checkbox', { name }).uncheck();
   await page.getByRole('button', { name: 'Sign in and allow' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible({ timeout });
 }
 
 /** Makes the kept session's access token expire in 5 seconds, so the app's

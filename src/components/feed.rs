@@ -137,7 +137,8 @@ pub fn Feed(
         observer.observe(&el);
         let watched = send_wrapper::SendWrapper::new((observer.clone(), el));
         Effect::new(move |before: Option<(usize, bool, bool)>| {
-            let now = (list.with(|l| l.items.len()), list.with(|l| l.loading), drawing());
+            let (len, loading) = list.with(|l| (l.items.len(), l.loading));
+            let now = (len, loading, drawing());
             if before.is_some_and(|b| b != now) && !now.1 && !now.2 {
                 let (observer, el) = &*watched;
                 observer.unobserve(el);
@@ -265,12 +266,9 @@ fn let_go_while_shown(shown: Signal<bool>, path: Memo<String>, looking: Looking)
                 // Only while the router's address is the page's own: a link
                 // followed from it changes the address, then the router
                 // scrolls to the top before the page hides or goes.
-                let handle = window_event_listener(leptos::ev::scroll, {
-                    let gone = gone.clone();
-                    move |_| {
-                        if !gone.get() && path.try_with_untracked(|p| *p == here) == Some(true) {
-                            look(looking);
-                        }
+                let handle = window_event_listener(leptos::ev::scroll, move |_| {
+                    if !gone.get() && path.try_with_untracked(|p| *p == here) == Some(true) {
+                        look(looking);
                     }
                 });
                 *listening.borrow_mut() = Some(handle);
