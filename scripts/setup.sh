@@ -32,6 +32,16 @@ tool_install() {
     cargo install "$@"
 }
 
+# 0. Room on disk. A clean `make test` writes about NEED_GB GB (target/:
+#    the native, wasm and split builds; end2end/node_modules; docs/testing.md,
+#    "Disk"); a full disk fails deep in a build with "No space left on device".
+#    Said here, first, and not refused: the figure is an estimate.
+NEED_GB=9
+avail_gb=$(( $(df -Pk . | awk 'NR == 2 { print $4 }') / 1024 / 1024 ))
+if [ "$avail_gb" -lt "$NEED_GB" ]; then
+  echo "setup: warning: $avail_gb GB free on this disk; a clean make test writes about $NEED_GB GB (docs/testing.md, Disk)." >&2
+fi
+
 # 1. The WebAssembly target of the machine's Rust toolchain.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "Adding the Rust target wasm32-unknown-unknown"
@@ -93,6 +103,10 @@ if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   step "Building trunk $TRUNK_VERSION from crates.io (about 5.5 minutes on 2 cores, once)"
   tool_install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --no-default-features --features rustls --force
 fi
+
+# The tools' build folder is needed only while they compile; a
+# later run finds them installed and builds nothing.
+rm -rf target/tools
 
 # 5. Node packages from the lock file: Playwright, axe-core, and binaryen's
 #    wasm-opt (Debian's is too old and breaks the bundle).
