@@ -1,7 +1,8 @@
 //! The local copy (`store/copy/`) in real Chromium: what a store writes
 //! is what the next visit's store reads back, within its bound and in whole
 //! pages, and a copy of another version, another account or beyond the
-//! bound is never read.
+//! bound is never read. And the store's own bound (`store/bound.rs`): what
+//! it keeps when it lets go, and when it does.
 
 use leptos::prelude::*;
 use perch::account::session::Session;
@@ -10,7 +11,7 @@ use perch::store::{ListKey, Store};
 use perch_model::{Parent, Post, Timestamp, User, PAGE_SIZE};
 use wasm_bindgen_test::*;
 
-// Only `english`: nothing is mounted here.
+// Only `english` and `container`.
 #[allow(dead_code)]
 mod common;
 
@@ -121,4 +122,86 @@ fn a_copy_of_another_version_account_or_size_is_never_read() {
     assert!(copy::parse::<Merge>("me", "me", "null", 1000).is_none());
     let unknown_list = text(&good).replace("\"p:u1\"", "\"x:u1\"");
     assert!(text(&good).contains("\"p:u1\"") && copy::parse::<Merge>("me", "me", &unknown_list, 1000).is_none());
+}
+
+/// A store that opened 22 threads, oldest first (each a post with one
+/// reply, under which the newest thread has a reply of its own), holds a
+/// timeline's post that answers another, and read one post nothing shows.
+fn store_with_places() -> Store {
+    let store = store();
+    let mut posts = Vec::new();
+    let mut lists = Vec::new();
+    for i in 0..22 {
+        posts.push(post(&format!("t{i}"), "u1", 100 + i));
+        posts.push(Post { parent: Parent::Uuid(format!("t{i}")), ..post(&format!("t{i}r"), "u2", 200 + i) });
+        lists.push((ListKey::Replies(format!("t{i}")), Kept { items: vec![format!("t{i}r")], pages: 1, done: true }));
+    }
+    // The copy lists the most recently opened first.
+    lists.reverse();
+    store.seed(&Copy {
+        version: VERSION,
+        account: "me".into(),
+        saved: 1.0,
+        users: vec![user("me"), user("u1"), user("u2")],
+        lists,
+        posts,
+        following: None,
+        home: None,
+    });
+    store.post_sent(Post { parent: Parent::Uuid("t21r".into()), ..post("t21rr", "me", 300) });
+    store.put_post(post("answered", "u1", 1));
+    store.put_post(Post { parent: Parent::Uuid("answered".into()), ..post("held", "u2", 2) });
+    store.put_post(post("stray", "u1", 3));
+    store.hold_for(|keep| keep("held"));
+    store
+}
+
+#[wasm_bindgen_test]
+fn past_its_bound_the_store_keeps_the_places_read_and_lets_go_of_the_rest() {
+    let store = store_with_places();
+    let before = store.posts_held();
+    let gone = store.let_go();
+    let has = |uuid: &str| store.post_untracked(uuid).is_some();
+    assert!(has("held") && has("answered"), "a timeline's post stays, with what it answers");
+    for i in 2..22 {
+        assert!(has(&format!("t{i}")) && has(&format!("t{i}r")), "thread {i} is one of the last {}", copy::LISTS_KEPT);
+        assert_eq!(store.list(&ListKey::Replies(format!("t{i}"))).get_untracked().items, vec![format!("t{i}r")]);
+    }
+    assert!(has("t21rr"), "a reply under a kept thread's reply stays");
+    assert_eq!(store.list(&ListKey::Replies("t21r".into())).get_untracked().items, vec!["t21rr".to_owned()]);
+    for i in 0..2 {
+        assert!(!has(&format!("t{i}")) && !has(&format!("t{i}r")), "thread {i} was opened before the last 20");
+        let list = store.list(&ListKey::Replies(format!("t{i}"))).get_untracked();
+        assert_eq!((list.pages_loaded, list.items.len()), (0, 0), "its page reads it again, as on a first visit");
+    }
+    assert!(!has("stray"), "a post nothing shows goes");
+    assert_eq!(gone, 5);
+    assert_eq!(store.posts_held(), before - 5);
+    assert!(store.knows_user("u1"), "people stay");
+}
+
+#[wasm_bindgen_test]
+async fn the_store_lets_go_past_its_bound_and_again_only_a_quarter_later() {
+    // Mounting starts Leptos' task executor, as the app's start does: a
+    // pass is a task of its own.
+    leptos::mount::mount_to(common::container(), || ()).forget();
+    let store = store();
+    store.set_bound(40);
+    let put = |from: usize, to: usize| {
+        for i in from..to {
+            store.put_post(post(&format!("s{i}"), "u1", i as i64));
+        }
+    };
+    put(0, 40);
+    leptos::task::tick().await;
+    assert_eq!(store.posts_held(), 40, "up to the bound, everything is held");
+    put(40, 41);
+    leptos::task::tick().await;
+    assert_eq!(store.posts_held(), 0, "past it, what nothing shows goes, once the work at hand is done");
+    put(41, 91);
+    leptos::task::tick().await;
+    assert_eq!(store.posts_held(), 50, "the next pass waits until the store holds more than the bound and a quarter");
+    put(91, 92);
+    leptos::task::tick().await;
+    assert_eq!(store.posts_held(), 0);
 }

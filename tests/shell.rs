@@ -44,6 +44,7 @@ fn config() -> ClientConfig {
         api_base: "/api/v1".into(),
         application_id: "perch-web".into(),
         local_copy_posts: None,
+        store_posts: None,
         activity_check_seconds: None,
     }
 }

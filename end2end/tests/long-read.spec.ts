@@ -2,9 +2,11 @@
 // past 100 cards a feed keeps only those around the screen in the
 // document; the others are let go with their room kept, so nothing moves
 // under the reader, and they come back as the reader returns to them, with
-// their places in the feed, under j/k, and at the reading position.
+// their places in the feed, under j/k, and at the reading position. The
+// store is bounded too (store/bound.rs): past it, what no timeline or
+// recent thread or profile shows goes, and comes back when opened again.
 import { test, expect } from './fixtures';
-import { followAuthorOf, newAccount, signInWithToken } from './helpers';
+import { call, followAuthorOf, follows, goToPerson, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const cards = (page: Page) => page.locator('main [role=feed] > article.post[data-uuid]');
@@ -142,4 +144,55 @@ test('a tall screen is filled: Load more goes on while it stays on screen after 
   }, { timeout: 30_000 }).toMatch(/below|gone/);
   expect(await cards(page).count()).toBeGreaterThan(40);
   await expectNoneLost(page);
+});
+
+test('past the store\'s bound, a thread opened before the last 20 is read again and shows whole, and Home keeps its cards', async ({ page }) => {
+  test.setTimeout(180_000);
+  // A host's config.json sets a small bound: a few posts past it, the store lets go.
+  await page.route('**/config.json', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), store_posts: 20 } });
+  });
+  const me = newAccount('sb');
+  const author = newAccount('sa');
+  const posts = await follows(page, me, author, Array.from({ length: 21 }, (_, i) => `Bound post ${i + 1}.`));
+  // Only its thread shows this reply: nothing else holds it.
+  await call(page, token(newAccount('so')), 'POST', '/post', { content: 'A reply only its thread shows.', parent: posts[20].uuid });
+  await signInWithToken(page, me);
+  const home = page.getByRole('feed', { name: 'Timeline' });
+  const reply = page.getByRole('article').filter({ hasText: 'A reply only its thread shows.' });
+
+  /** Opens the thread of the post saying `text` from its card on Home, and goes back. */
+  const openAndBack = async (text: string, then?: () => Promise<void>) => {
+    const card = home.getByRole('article').filter({ hasText: text });
+    if ((await card.count()) === 0) await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await card.locator('a.time-link').click();
+    await expect(page.getByRole('article').filter({ hasText: text }).first()).toBeVisible();
+    await then?.();
+    await page.goBack();
+    await expect(home).toBeVisible();
+  };
+  // The first thread opened, then 20 others: it is the 21st most recent.
+  await openAndBack('Bound post 21.', () => expect(reply).toBeVisible());
+  for (let i = 20; i >= 1; i--) await openAndBack(`Bound post ${i}.`);
+  // A profile's posts arrive (nothing holds them but its page): the store
+  // is past its bound again, and lets go.
+  await goToPerson(page, 'mira');
+  await expect(page.getByRole('feed', { name: 'Posts' }).getByRole('article').first()).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('h');
+  await expect(home).toBeVisible();
+
+  // Every card of Home shows its post (Home's posts are held), none waits.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(home.getByRole('article').filter({ hasText: 'Bound post 21.' })).toBeVisible();
+  await expect(home.locator('article.post[data-uuid]')).toHaveCount(21);
+  await expect(page.locator('main .post.skeleton')).toHaveCount(0);
+  // The thread opened first is read again and shows whole, its reply too.
+  const replies = page.waitForRequest((r) => r.url().includes(`/post/${posts[20].uuid}/replies`));
+  await openAndBack('Bound post 21.', async () => {
+    await replies;
+    await expect(reply).toBeVisible();
+    await expect(page.locator('main .post.skeleton')).toHaveCount(0);
+  });
 });

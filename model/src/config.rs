@@ -19,6 +19,11 @@ pub struct ClientConfig {
     /// absent, none kept at 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_copy_posts: Option<u32>,
+    /// How many posts the app holds in memory before it lets go of those
+    /// no timeline, recent thread or profile shows; the app's own 4,000
+    /// when absent (at least a page's worth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_posts: Option<u32>,
     /// How often, in seconds, a visible tab checks the account's activity
     /// (replies, followers, likes); the app's own 120 when absent. The
     /// reference server's live demo (`serve --demo --live`) says 30.
@@ -59,6 +64,7 @@ mod tests {
             api_base: "http://127.0.0.1:8080/api/v1/".into(),
             application_id: "app".into(),
             local_copy_posts: None,
+            store_posts: None,
         };
         assert_eq!(good.check(), Ok(()));
         assert_eq!(good.base(), "http://127.0.0.1:8080/api/v1");

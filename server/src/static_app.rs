@@ -17,6 +17,7 @@ pub async fn client_config(axum::extract::State(state): axum::extract::State<cra
         api_base: "/api/v1".into(),
         application_id: state.web_app_id.to_string(),
         local_copy_posts: None,
+        store_posts: None,
         activity_check_seconds: state.activity_check_seconds,
     };
     ([(header::CACHE_CONTROL, "no-cache")], Json(config)).into_response()

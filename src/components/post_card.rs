@@ -57,7 +57,22 @@ pub fn PostCard(
     // post's signal. The view reads the signal from the memo: looking it up
     // there again would follow every arrival, and every card was drawn
     // again each time any post arrived.
-    let present = Memo::new(move |_| if store.is_deleted(&uuid) { Err(true) } else { store.post(&uuid).ok_or(false) });
+    // A post the store let go while the card shows it stays as shown
+    // (`store/bound.rs`); one missing when the card is drawn is read again.
+    let present = Memo::new({
+        let (store, uuid) = (store.clone(), uuid.clone());
+        move |was: Option<&Result<ArcReadSignal<Post>, bool>>| {
+            if store.is_deleted(&uuid) {
+                return Err(true);
+            }
+            store.post(&uuid).or_else(|| was.and_then(|w| w.as_ref().ok().cloned())).ok_or(false)
+        }
+    });
+    Effect::new(move |_| {
+        if present.get() == Err(false) {
+            store.read_missing(&uuid);
+        }
+    });
     // A muted post collapses to one line until Show (`store/mutes.rs`);
     // the card is drawn again only when that changes.
     let mutes = crate::store::mutes::use_mutes();

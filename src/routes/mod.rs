@@ -159,6 +159,9 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
     let config = expect_context::<ClientConfig>();
     let kept = parse_kept(&config, kept);
     let store = crate::store::Store::new(session, api);
+    if let Some(posts) = config.store_posts {
+        store.set_bound(posts as usize);
+    }
     crate::store::mutes::Mutes::provide(session);
     crate::timeline::replies::follow_other_tabs();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);

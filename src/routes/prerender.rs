@@ -68,6 +68,7 @@ fn signin_screen(catalog: i18n::Catalog) -> (String, String) {
             api_base: format!("https://{SERVER}"),
             application_id: "perch".into(),
             local_copy_posts: None,
+            store_posts: None,
             activity_check_seconds: None,
         };
         let session = Session::nobody();

@@ -19,6 +19,7 @@
 
 pub mod activity;
 pub mod bookmarks;
+pub mod bound;
 pub mod copy;
 pub mod data_file;
 pub mod lists;
@@ -168,6 +169,18 @@ struct Inner {
     outbox_sender: std::sync::OnceLock<outbox::Sender>,
     /// Loads of the sending code that failed in a row (`sending.rs`).
     sender_failures: std::sync::atomic::AtomicU32,
+    /// The bound and what it keeps (`bound.rs`): the posts held before
+    /// letting go (0: [`bound::POSTS_HELD`]), the count that starts the next
+    /// pass, whether one is under way, and what timelines hold.
+    bound: std::sync::atomic::AtomicUsize,
+    let_go_at: std::sync::atomic::AtomicUsize,
+    letting_go: std::sync::atomic::AtomicBool,
+    holders: Mutex<Vec<bound::Holder>>,
+    /// Posts let go and not read since (`bound.rs`); those cards asked
+    /// for, read in order by at most a few readers.
+    let_go: Mutex<HashSet<String>>,
+    missing: Mutex<std::collections::VecDeque<String>>,
+    missing_readers: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Clone)]
@@ -296,7 +309,9 @@ impl Store {
         }
         self.tell(Change::Read(&post));
         lock(&self.inner.read_here).insert(uuid.clone());
+        lock(&self.inner.let_go).remove(&uuid);
         self.update_or_insert(&self.inner.posts, &uuid, post, |_, new| new);
+        self.after_arrival();
         uuid
     }
 

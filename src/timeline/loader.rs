@@ -173,6 +173,12 @@ impl HomeTimeline {
             store: store.clone(),
             session,
         };
+        // What the timeline merged is the reader's place: the store keeps
+        // it whatever its bound (`store/bound.rs`).
+        let holding = timeline.state.clone();
+        store.hold_for(move |keep| {
+            holding.with_untracked(|s| s.merge.iter().flat_map(Merge::items).for_each(|item| keep(&item.uuid)))
+        });
         let listener = timeline.clone();
         store.on_change(move |change| match change {
             Change::Sent(post) => listener.posted(post),

@@ -32,6 +32,7 @@ pub fn config(api_base: &str) -> perch_model::ClientConfig {
         api_base: api_base.into(),
         application_id: "test".into(),
         local_copy_posts: None,
+        store_posts: None,
         activity_check_seconds: None,
     }
 }

@@ -84,7 +84,7 @@ impl Store {
 
     /// `uuid` and the posts above it the store knows, up to a thread's
     /// first post (at most 100, as a thread shows).
-    fn chain_above(&self, uuid: &str) -> Vec<String> {
+    pub(in crate::store) fn chain_above(&self, uuid: &str) -> Vec<String> {
         let mut chain = vec![uuid.to_owned()];
         while let Some(parent) = self
             .post_untracked(chain.last().map_or("", |u| u.as_str()))
