@@ -122,8 +122,9 @@ fn web() -> Result<(), Failure> {
     let html = fs::read_to_string(&index)?;
     let html = with_tags(&table, &html, &public_url, &base, &modules, &files_of(&work)?)?;
     fs::write(staging.join("split-plan.json"), plan_json(&pkg, &modules)?)?;
-    let screens = prerender(&root, &[])?;
-    let sprite = prerender(&root, &["--icons"])?;
+    let prerenderer = prerender_binary(&root)?;
+    let screens = prerender(&prerenderer, &root, &[])?;
+    let sprite = prerender(&prerenderer, &root, &["--icons"])?;
     let html = with_first_screen(&html, &screens)?;
     fs::write(&index, with_icons(&html, sprite.as_str().ok_or("perch-prerender --icons: not text")?)?)?;
     licences(&root, &staging)?;
@@ -207,16 +208,8 @@ fn rustflags(unsplit: bool, release: bool) -> Vec<String> {
 /// time in every language (`perch-prerender`, a native build of the app:
 /// docs/prerender.md). Its JSON: `{"en": {"html": …, "title": …, "words":
 /// …, "later_words": …}, …}`.
-fn prerender(root: &Path, args: &[&str]) -> Result<serde_json::Value, Failure> {
-    let output = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .current_dir(root)
-        .args(["run", "--quiet", "-p", APP, "--bin", "perch-prerender", "--"])
-        .arg(root)
-        .args(args)
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("RUSTFLAGS")
-        .stderr(std::process::Stdio::inherit())
-        .output()?;
+fn prerender(binary: &Path, root: &Path, args: &[&str]) -> Result<serde_json::Value, Failure> {
+    let output = Command::new(binary).arg(root).args(args).stderr(std::process::Stdio::inherit()).output()?;
     if !output.status.success() {
         return Err(format!("perch-prerender failed ({})", output.status).into());
     }
@@ -225,6 +218,34 @@ fn prerender(root: &Path, args: &[&str]) -> Result<serde_json::Value, Failure> {
     } else {
         Ok(serde_json::Value::String(String::from_utf8(output.stdout)?.trim_end().to_owned()))
     }
+}
+
+/// Step 6a: `perch-prerender` built, and where. Built as `cargo test
+/// --workspace` builds it (for the app's tests in `tests/`): the same
+/// features of every dependency, so `make test` builds the app natively
+/// once. `cargo run -p perch` chose other features (only the app's own
+/// dependencies, no dev-dependencies) and built every shared dependency
+/// and the app a second time: minutes, and a gigabyte of `target/`.
+fn prerender_binary(root: &Path) -> Result<PathBuf, Failure> {
+    let output = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root)
+        .args(["test", "--workspace", "--no-run", "--quiet", "--test", "shell", "--message-format=json-render-diagnostics"])
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTFLAGS")
+        .stderr(std::process::Stdio::inherit())
+        .output()?;
+    if !output.status.success() {
+        return Err(format!("building perch-prerender failed ({})", output.status).into());
+    }
+    for line in output.stdout.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let message: serde_json::Value = serde_json::from_slice(line)?;
+        if message["reason"] == "compiler-artifact" && message["target"]["name"] == "perch-prerender" {
+            if let Some(path) = message["executable"].as_str() {
+                return Ok(PathBuf::from(path));
+            }
+        }
+    }
+    Err("cargo built no perch-prerender (it comes with the app's tests in tests/)".into())
 }
 
 /// Step 6d: the icons' sprite (`perch-prerender --icons`:
