@@ -142,3 +142,35 @@ async fn a_locked_post_from_an_application_says_so() {
     assert!(article.contains(Some(&label)), "the card's name comes from inside the card");
     assert_eq!(label.text_content().unwrap().trim(), "a @a");
 }
+
+/// A post the store lets go while its card shows it (`store/bound.rs`):
+/// the card keeps showing it, however many posts arrive after.
+#[wasm_bindgen_test]
+async fn a_card_keeps_its_post_when_the_store_lets_it_go() {
+    let post = |uuid: &str, content: &str| -> Post {
+        serde_json::from_value(
+            serde_json::json!({"uuid": uuid, "content": content, "author": {"uuid": "u1", "username": "a"}}),
+        )
+        .unwrap()
+    };
+    let session = Session::restore();
+    let config = common::config("/api/v1");
+    let api = perch::api::Api::new(&config, session);
+    let store = Store::new(session, api.clone());
+    store.put_post(post("p-shown", "Still on screen."));
+    let mounted = store.clone();
+    leptos::mount::mount_to(common::container(), move || {
+        provide_context(api.clone());
+        provide_context(mounted.clone());
+        provide_context(session);
+        view! { <Router><PostCard uuid="p-shown".to_owned()/></Router> }
+    })
+    .forget();
+    leptos::task::tick().await;
+    assert_eq!(store.let_go(), 1, "nothing holds it");
+    // Another post arrives: every card looks its post up again.
+    store.put_post(post("p-next", "Arrived after."));
+    leptos::task::tick().await;
+    let article = document().query_selector("#under-test article").unwrap().expect("still a card, not a skeleton");
+    assert!(article.text_content().unwrap().contains("Still on screen."));
+}
