@@ -196,3 +196,34 @@ test('past the store\'s bound, a thread opened before the last 20 is read again 
     await expect(page.locator('main .post.skeleton')).toHaveCount(0);
   });
 });
+
+test('back at the top after a long read, Home lets go of what was read below, and Load more reads it again in its places', async ({ page }) => {
+  test.setTimeout(120_000);
+  // A store of 40 posts: a timeline keeps 20 or a few more once its
+  // reader is back at its top.
+  await page.route('**/config.json', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), store_posts: 40 } });
+  });
+  const me = newAccount('ct');
+  await followAuthorOf(page, me, 60);
+  await signInWithToken(page, me);
+  await expect(cards(page).first()).toBeVisible();
+  const first = await top(page);
+  await readTo(page, 60);
+  const order = await cards(page).evaluateAll((all) => all.map((c) => c.getAttribute('data-uuid')));
+  expect(order).toHaveLength(60);
+  // The page after the last is read (and found empty) before the reader
+  // turns back: a cut waits for every load to end.
+  await expect(page.getByRole('feed', { name: 'Timeline' })).toHaveAttribute('aria-busy', 'false');
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // The fewest whole pages (15 posts each, the interface's) holding 20.
+  await expect(cards(page)).toHaveCount(30);
+  expect(await top(page), 'the reader has not moved').toEqual(first);
+  await expect(page.getByRole('button', { name: 'Load more' })).toBeAttached();
+
+  await readTo(page, 60);
+  expect(await cards(page).evaluateAll((all) => all.map((c) => c.getAttribute('data-uuid'))), 'the same posts, in the same places').toEqual(order);
+  await expect(page.locator('main .post.skeleton')).toHaveCount(0);
+});

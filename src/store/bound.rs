@@ -4,7 +4,9 @@
 //! Past [`POSTS_HELD`] posts (a host may set `store_posts` in
 //! `config.json`), the store keeps:
 //! - every post a timeline holds (Home and the list timelines tell it,
-//!   [`Store::hold_for`]: those are the reader's places, never cut here);
+//!   [`Store::hold_for`]: the reader's places, never cut under the reader;
+//!   a timeline whose reader is back at its top cuts itself back to
+//!   [`Store::timeline_posts`], `timeline/position.rs`);
 //! - the [`LISTS_KEPT`] threads and profiles most recently opened, whole:
 //!   a thread with the posts above it and the replies under its replies;
 //! - the post each kept reply answers.
@@ -44,6 +46,13 @@ impl Store {
         let posts = posts.max(perch_model::PAGE_SIZE);
         self.inner.bound.store(posts, Ordering::Relaxed);
         self.inner.let_go_at.store(posts, Ordering::Relaxed);
+    }
+
+    /// How many posts a timeline keeps once its reader is back at its top
+    /// (`timeline/`): half the bound (2,000, what the local copy keeps of
+    /// Home), at least a page.
+    pub fn timeline_posts(&self) -> usize {
+        (self.bound() / 2).max(perch_model::PAGE_SIZE)
     }
 
     fn bound(&self) -> usize {

@@ -492,6 +492,26 @@ impl HomeTimeline {
         self.state.update(|s| s.on_screen.restored());
     }
 
+    /// The reader is back at the top: what the timeline read below its
+    /// first pages goes (the merge cut back to the store's share for a
+    /// timeline, `store/bound.rs`), so the store can let those posts go.
+    /// Load more reads them again.
+    pub(super) fn cut_back_at_top(&self) {
+        let max = self.store.timeline_posts();
+        let cut = self.state.with_untracked(|s| {
+            let merge = s.merge.as_ref()?;
+            let mut on_screen = s.on_screen.clone();
+            let cut = on_screen.cut_back(merge, max, s.loading)?;
+            Some((cut, on_screen))
+        });
+        if let Some((cut, on_screen)) = cut {
+            self.state.update(|s| {
+                s.merge = Some(cut);
+                s.on_screen = on_screen;
+            });
+        }
+    }
+
     pub fn newest_shown(&self) -> Option<Mark> {
         self.state.with_untracked(|s| s.merge.as_ref().and_then(|m| s.on_screen.newest_shown(m)))
     }

@@ -395,7 +395,6 @@ impl Merge {
         if !self.started {
             return None;
         }
-        let page_size = self.page_size;
         let mut merge = self.clone();
         for s in merge.sources.values_mut() {
             s.failure = None;
@@ -404,26 +403,57 @@ impl Merge {
             }
         }
         while merge.items().count() > max {
-            let longest =
-                merge.sources.values_mut().filter(|s| s.items.len() > page_size).max_by_key(|s| s.items.len());
-            let Some(s) = longest else {
-                let least_recent = merge
-                    .sources
-                    .values_mut()
-                    .filter(|s| !s.items.is_empty())
-                    .min_by(|a, b| b.items[0].order(&a.items[0]))?;
-                *least_recent = Source::default();
+            if merge.drop_a_page(usize::MAX).is_some() {
                 continue;
-            };
-            let pages = (s.items.len() / page_size).min(s.pages as usize).max(2) - 1;
-            s.items.truncate(pages * page_size);
-            s.pages = pages as u32;
-            s.removed = 0;
-            s.exhausted = false;
-            s.reached = s.items.last().cloned();
+            }
+            let least_recent = merge
+                .sources
+                .values_mut()
+                .filter(|s| !s.items.is_empty())
+                .min_by(|a, b| b.items[0].order(&a.items[0]))?;
+            *least_recent = Source::default();
         }
         let kept_nothing = merge.items().next().is_none() && self.items().next().is_some();
         (!kept_nothing).then_some(merge)
+    }
+
+    /// The merge read back while it runs (a timeline whose reader is back
+    /// at its top, `loader.rs`) to the fewest whole pages that still hold
+    /// `keep` posts: the sources with the most pages give up theirs first,
+    /// as [`Merge::trimmed`] cuts, but every source keeps its first page,
+    /// and failures and sources catching up stay as they are. `None` when
+    /// nothing is cut.
+    pub fn cut_back(&self, keep: usize) -> Option<Merge> {
+        if !self.started || self.items().count() <= keep {
+            return None;
+        }
+        let mut merge = self.clone();
+        let (before, mut count) = (merge.items().count(), merge.items().count());
+        // Each page dropped holds at least one post: the loop ends.
+        while let Some(gone) = merge.drop_a_page(count - keep) {
+            count -= gone;
+        }
+        (count < before).then_some(merge)
+    }
+
+    /// Drops the last page of the source with the most posts, if one has
+    /// more than a page and the page holds at most `at_most` posts;
+    /// answers how many posts went. The source then goes on from there, as
+    /// if it had read no further.
+    fn drop_a_page(&mut self, at_most: usize) -> Option<usize> {
+        let page_size = self.page_size;
+        let s = self.sources.values_mut().filter(|s| s.items.len() > page_size).max_by_key(|s| s.items.len())?;
+        let pages = (s.items.len() / page_size).min(s.pages as usize).max(2) - 1;
+        let gone = s.items.len() - pages * page_size;
+        if gone > at_most {
+            return None;
+        }
+        s.items.truncate(pages * page_size);
+        s.pages = pages as u32;
+        s.removed = 0;
+        s.exhausted = false;
+        s.reached = s.items.last().cloned();
+        Some(gone)
     }
 }
 

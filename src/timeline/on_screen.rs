@@ -171,6 +171,24 @@ impl OnScreen {
         }
     }
 
+    /// The reader is back at the top and the merge holds more than its
+    /// bound: `merge` cut back to about `max` posts, and the window with
+    /// it, if that keeps what is on the first screen and nothing waits
+    /// (new posts above, a restore, a load). `None`: nothing to cut.
+    pub fn cut_back(&mut self, merge: &Merge, max: usize, requests_out: usize) -> Option<Merge> {
+        if requests_out > 0 || self.goal.is_some() || self.restore.is_some() || self.new_count(merge) > 0 {
+            return None;
+        }
+        let cut = merge.cut_back(max)?;
+        let first_screen = self.shown(merge).into_iter().take(STEP).collect::<Vec<_>>();
+        let shown = self.known(&cut);
+        if !shown.starts_with(&first_screen) {
+            return None;
+        }
+        self.limit = self.limit.min(shown.len()).max(STEP);
+        Some(cut)
+    }
+
     /// Shows the new posts: the person asked to, or posted one themselves.
     pub fn show_new(&mut self, merge: &Merge) {
         self.limit += self.new_count(merge);
@@ -251,6 +269,37 @@ mod tests {
         assert!(window.arrived(&merge, 0).is_empty(), "the last page came: nothing more to ask");
         assert_eq!(window.shown(&merge).len(), 60);
         assert!(window.done(&merge) && window.shown_list(&merge, 0).done);
+    }
+
+    #[test]
+    fn back_at_the_top_a_long_read_is_cut_back_unless_something_waits() {
+        let mut merge = Merge::new(["a".to_string()], 20);
+        let mut window = OnScreen::new(None);
+        // Each page asked for arrives: 20 posts, page n from a(120 - 20n).
+        let answer = |merge: &mut Merge, wanted: Wanted| {
+            for (_, page) in wanted {
+                let newest = 120 - 20 * page as i64;
+                merge.page_arrived("a", page, posts(newest, newest - 19));
+            }
+        };
+        answer(&mut merge, vec![("a".to_string(), 1)]);
+        window.arrived(&merge, 0);
+        for _ in 0..2 {
+            let mut wanted = window.load_more(&merge, 0);
+            while !wanted.is_empty() {
+                answer(&mut merge, wanted);
+                wanted = window.arrived(&merge, 0);
+            }
+        }
+        assert_eq!(window.shown(&merge).len(), 60);
+        assert!(window.clone().cut_back(&merge, 20, 1).is_none(), "not while a page loads");
+        let mut waiting = merge.clone();
+        waiting.posted("a", item("a101", 101));
+        assert!(window.clone().cut_back(&waiting, 20, 0).is_none(), "not while new posts wait above");
+
+        let cut = window.cut_back(&merge, 20, 0).expect("cut");
+        assert_eq!(uuids(window.shown(&cut)), uuids(posts(100, 81)), "the first screen stays");
+        assert_eq!(window.load_more(&cut, 0), [("a".to_string(), 2)], "Load more reads on from the cut");
     }
 
     #[test]

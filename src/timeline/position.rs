@@ -78,7 +78,12 @@ fn save_position(timeline: &HomeTimeline) {
         }
         _ => (None, 0.0),
     };
+    let at_top = at.is_none();
     save(&me, &timeline.feed, &Reading { newest: timeline.newest_shown(), at, offset });
+    // Back at the top, what was read below goes (`store/bound.rs`).
+    if at_top {
+        timeline.cut_back_at_top();
+    }
 }
 
 /// After a reload: once the post read last is on screen, scroll back to it

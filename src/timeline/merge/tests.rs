@@ -342,3 +342,24 @@ fn a_merge_cut_for_the_copy_keeps_whole_pages_and_goes_on_where_it_ends() {
     assert!(t.trimmed(1).is_none(), "nothing fits");
     assert!(two(2).trimmed(10).is_none(), "nothing to keep before it started");
 }
+
+#[test]
+fn a_running_merge_cut_back_keeps_first_pages_failures_and_sources_catching_up() {
+    let mut t = two(2);
+    t.page_arrived("a", 1, vec![item("a9", 9), item("a8", 8)]);
+    t.page_arrived("b", 1, vec![item("b7", 7), item("b1", 1)]);
+    t.page_arrived("a", 2, vec![item("a6", 6), item("a5", 5)]);
+    t.page_arrived("a", 3, vec![item("a4", 4), item("a3", 3)]);
+    assert!(t.cut_back(8).is_none(), "within the bound: nothing cut");
+    assert!(t.cut_back(7).is_none(), "a page less would hold fewer than asked");
+    let cut = t.cut_back(5).expect("a's page 3 goes, not page 2: 4 posts would be fewer than 5");
+    assert_eq!(cut.items().count(), 6);
+    assert_eq!(cut.wanted(), [("a".to_string(), 3)], "Load more asks for the page after the cut");
+    let cut = t.cut_back(1).expect("a's pages 2 and 3 go");
+    assert_eq!(cut.items().count(), 4, "never below a page each");
+    // b7 is older than where a now reaches: it shows again with a's page 2.
+    assert_eq!(uuids(cut.visible()), ["a9", "a8"]);
+    let mut failing = t.clone();
+    failing.failed("b", crate::i18n::t::error_network().into());
+    assert_eq!(failing.cut_back(5).expect("cut").failures().len(), 1, "a failure stays to be shown");
+}
