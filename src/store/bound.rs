@@ -40,8 +40,8 @@ pub type Holder = Arc<dyn Fn(&mut dyn FnMut(&str)) + Send + Sync>;
 const READ_AT_ONCE: usize = 4;
 
 impl Store {
-    /// Holds at most `posts` posts beyond what timelines hold (at least a
-    /// page's worth).
+    /// Lets go past `posts` posts (at least a page's worth), not
+    /// [`POSTS_HELD`]: `config.json`'s `store_posts`.
     pub fn set_bound(&self, posts: usize) {
         let posts = posts.max(perch_model::PAGE_SIZE);
         self.inner.bound.store(posts, Ordering::Relaxed);

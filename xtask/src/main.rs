@@ -229,7 +229,15 @@ fn prerender(binary: &Path, root: &Path, args: &[&str]) -> Result<serde_json::Va
 fn prerender_binary(root: &Path) -> Result<PathBuf, Failure> {
     let output = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root)
-        .args(["test", "--workspace", "--no-run", "--quiet", "--test", "shell", "--message-format=json-render-diagnostics"])
+        .args([
+            "test",
+            "--workspace",
+            "--no-run",
+            "--quiet",
+            "--test",
+            "shell",
+            "--message-format=json-render-diagnostics",
+        ])
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("RUSTFLAGS")
         .stderr(std::process::Stdio::inherit())
