@@ -159,9 +159,10 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
     let config = expect_context::<ClientConfig>();
     let kept = parse_kept(&config, kept);
     let store = crate::store::Store::new(session, api);
-    if let Some(posts) = config.store_posts {
-        store.set_bound(posts as usize);
-    }
+    // The store holds at least twice what the local copy seeds it with,
+    // unless the host says otherwise (`store/bound.rs`).
+    let held = crate::store::bound::POSTS_HELD.max(2 * copy_bound(&config));
+    store.set_bound(config.store_posts.map_or(held, |n| n as usize));
     crate::store::mutes::Mutes::provide(session);
     crate::timeline::replies::follow_other_tabs();
     let timeline = crate::timeline::HomeTimeline::new(store.clone(), session);

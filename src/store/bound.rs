@@ -1,8 +1,9 @@
 //! The store's bound: how many posts it holds before it lets go, what it
 //! keeps then, and how a post it let go comes back.
 //!
-//! Past [`POSTS_HELD`] posts (a host may set `store_posts` in
-//! `config.json`), the store keeps:
+//! Past [`POSTS_HELD`] posts, or twice what the local copy keeps if that
+//! is more (a host may set `store_posts` in `config.json`), the store
+//! keeps:
 //! - every post a timeline holds (Home and the list timelines tell it,
 //!   [`Store::hold_for`]: the reader's places, never cut under the reader;
 //!   a timeline whose reader is back at its top cuts itself back to
