@@ -5,7 +5,7 @@
 // Each test signs in a new account of its own (`perch-server user add`),
 // so what other specs do to the demo people changes nothing here.
 import { test, expect, expectAccessible } from './fixtures';
-import { api, call, keptByWorker, newAccount, signInWithToken, token, ALL_SCOPES, REQUEST_LOG } from './helpers';
+import { ALL_SCOPES, api, call, hostConfig, keptByWorker, newAccount, REQUEST_LOG, signInWithToken, token } from './helpers';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
 
@@ -14,10 +14,7 @@ const someone = (displayName: string) => token(newAccount('x', displayName));
 
 /** Checks every `seconds` instead of every 2 minutes, in every tab of `context`. */
 async function checkEvery(context: BrowserContext, seconds: number) {
-  await context.route('**/config.json', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), activity_check_seconds: seconds } });
-  });
+  await hostConfig(context, { activity_check_seconds: seconds });
 }
 
 /** What the account's checks keep (`perch.activity.<uuid>`); null while a

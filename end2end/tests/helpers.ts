@@ -1,7 +1,7 @@
 // Helpers shared by the specs: tokens from the real perch-server command
 // line (on the database the test server uses), and signing in through the app.
 import { execFileSync } from 'node:child_process';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export const SERVER_BIN = process.env.PERCH_SERVER_BIN ?? '../target/debug/perch-server';
 /** The test server's folder, one per port (`playwright.config.ts`). */
@@ -171,4 +171,13 @@ export async function followAuthorOf(page: Page, me: string, n: number) {
   const uuid = (await api(page, tok, '/user')).uuid;
   await call(page, token(me), 'POST', `/user/${uuid}/follow`);
   return author;
+}
+
+/** The host's `config.json` with `fields` set, as a host would write them,
+ *  for every page of `target` (a page, or a whole context). */
+export async function hostConfig(target: Page | BrowserContext, fields: Record<string, unknown>) {
+  await target.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), ...fields } });
+  });
 }

@@ -3,7 +3,7 @@
 // reading works when the server cannot be reached. One copy per account,
 // bounded, dropped at sign-out.
 import { test, expect } from './fixtures';
-import { api, copies, goToPerson, signInWithToken, token } from './helpers';
+import { api, copies, goToPerson, hostConfig, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
@@ -149,10 +149,7 @@ test('two accounts never see each other\'s copy, and signing out drops it', asyn
 
 test('the copy holds no more than its bound, and one from another version is dropped, never misread', async ({ page }) => {
   // A host's config.json sets a small bound.
-  await page.route('**/config.json', async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, json: { ...(await res.json()), local_copy_posts: 30 } });
-  });
+  await hostConfig(page, { local_copy_posts: 30 });
   await signInWithToken(page, 'mira');
   await expect(timeline(page).getByRole('article').first()).toBeVisible();
   const tok = token('mira');
@@ -194,10 +191,7 @@ test('the copy holds no more than its bound, and one from another version is dro
 });
 
 test('Home cut to a small bound reopens from the copy, and Load more goes on in order without duplicates', async ({ page }) => {
-  await page.route('**/config.json', async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, json: { ...(await res.json()), local_copy_posts: 30 } });
-  });
+  await hostConfig(page, { local_copy_posts: 30 });
   await signInWithToken(page, 'mira');
   const shown = () => timeline(page).locator('article[data-uuid]').evaluateAll((els) => els.map((e) => e.getAttribute('data-uuid')!));
   const loadMore = async (atLeast: number) => {

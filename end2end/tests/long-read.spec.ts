@@ -6,7 +6,7 @@
 // store is bounded too (store/bound.rs): past it, what no timeline or
 // recent thread or profile shows goes, and comes back when opened again.
 import { test, expect } from './fixtures';
-import { call, followAuthorOf, follows, goToPerson, newAccount, signInWithToken, token } from './helpers';
+import { call, followAuthorOf, follows, goToPerson, hostConfig, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const cards = (page: Page) => page.locator('main [role=feed] > article.post[data-uuid]');
@@ -149,10 +149,7 @@ test('a tall screen is filled: Load more goes on while it stays on screen after 
 test('past the store\'s bound, a thread opened before the last 20 is read again and shows whole, and Home keeps its cards', async ({ page }) => {
   test.setTimeout(180_000);
   // A host's config.json sets a small bound: a few posts past it, the store lets go.
-  await page.route('**/config.json', async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, json: { ...(await res.json()), store_posts: 20 } });
-  });
+  await hostConfig(page, { store_posts: 20 });
   const me = newAccount('sb');
   const author = newAccount('sa');
   const posts = await follows(page, me, author, Array.from({ length: 21 }, (_, i) => `Bound post ${i + 1}.`));
@@ -201,10 +198,7 @@ test('back at the top after a long read, Home lets go of what was read below, an
   test.setTimeout(120_000);
   // A store of 40 posts: a timeline keeps 20 or a few more once its
   // reader is back at its top.
-  await page.route('**/config.json', async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, json: { ...(await res.json()), store_posts: 40 } });
-  });
+  await hostConfig(page, { store_posts: 40 });
   const me = newAccount('ct');
   await followAuthorOf(page, me, 60);
   await signInWithToken(page, me);

@@ -5,7 +5,7 @@
 // left out, every word; the matched words marked as text; newest first;
 // muted people and words left out; only an @name asks the server.
 import { test, expect, expectAccessible } from './fixtures';
-import { call, copies, follows, goToPerson, newAccount, signInWithToken, token } from './helpers';
+import { call, copies, follows, goToPerson, hostConfig, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const box = (page: Page) => page.getByRole('searchbox', { name: 'Search posts and people read on this device' });
@@ -158,10 +158,7 @@ test('offline after a reload: the local copy, a bookmark and a draft are searche
 test('5,000 posts kept: the index is built a slice at a time, holds them all and finds the one with a word', async ({ page, context }) => {
   test.setTimeout(120_000);
   const me = newAccount('sk');
-  await context.route('**/config.json', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), local_copy_posts: 6000 } });
-  });
+  await hostConfig(context, { local_copy_posts: 6000 });
   await signInWithToken(page, me);
   const session = await page.evaluate(() => JSON.parse(localStorage.getItem('perch.session')!).user);
   const author = { uuid: '00000000-0000-4000-8000-000000000001', username: 'kept_author', display_name: 'Kept Author' };

@@ -68,11 +68,6 @@ pub fn PostCard(
             store.post(&uuid).or_else(|| was.and_then(|w| w.as_ref().ok().cloned())).ok_or(false)
         }
     });
-    Effect::new(move |_| {
-        if present.get() == Err(false) {
-            store.read_missing(&uuid);
-        }
-    });
     // A muted post collapses to one line until Show (`store/mutes.rs`);
     // the card is drawn again only when that changes.
     let mutes = crate::store::mutes::use_mutes();
@@ -85,7 +80,10 @@ pub fn PostCard(
         (Err(true), _) => view! { <Tombstone/> }.into_any(),
         (Ok(_), Some(why)) => view! { <MutedLine why show=shown_anyway below=children.clone()/> }.into_any(),
         (Ok(post), None) => view! { <Card post focused position below=children.clone() description/> }.into_any(),
-        (Err(false), _) => view! { <PostSkeleton/> }.into_any(),
+        (Err(false), _) => {
+            store.read_missing(&uuid);
+            view! { <PostSkeleton/> }.into_any()
+        }
     }
 }
 

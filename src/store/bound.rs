@@ -37,9 +37,6 @@ pub const POSTS_HELD: usize = 4000;
 /// through the callback it is given.
 pub type Holder = Arc<dyn Fn(&mut dyn FnMut(&str)) + Send + Sync>;
 
-/// How many posts read again at once by cards that found theirs let go.
-const READ_AT_ONCE: usize = 4;
-
 impl Store {
     /// Lets go past `posts` posts (at least a page's worth), not
     /// [`POSTS_HELD`]: `config.json`'s `store_posts`.
@@ -180,30 +177,18 @@ impl Store {
     }
 
     /// A card found no post under `uuid`: one the store let go is read
-    /// again, once, at most [`READ_AT_ONCE`] at a time (a post being read
-    /// for its page is left to that read). Deleted ones show as deleted
-    /// ([`Store::read_post`]).
+    /// again, once (a post being read for its page is left to that read).
+    /// Deleted ones show as deleted ([`Store::read_post`]).
     pub fn read_missing(&self, uuid: &str) {
         if !lock(&self.inner.let_go).remove(uuid) {
             return;
         }
-        lock(&self.inner.missing).push_back(uuid.to_owned());
-        let running = self.inner.missing_readers.load(Ordering::Relaxed);
-        if running >= READ_AT_ONCE {
-            return;
-        }
-        self.inner.missing_readers.fetch_add(1, Ordering::Relaxed);
-        let store = self.clone();
+        let (store, uuid) = (self.clone(), uuid.to_owned());
         leptos::task::spawn_local(async move {
-            loop {
-                let next = lock(&store.inner.missing).pop_front();
-                let Some(uuid) = next else { break };
-                if store.post_untracked(&uuid).is_none() && store.read_post(&uuid).await.is_err() {
-                    // Read again the next time a card wants it.
-                    lock(&store.inner.let_go).insert(uuid);
-                }
+            if store.post_untracked(&uuid).is_none() && store.read_post(&uuid).await.is_err() {
+                // Read again the next time a card wants it.
+                lock(&store.inner.let_go).insert(uuid);
             }
-            store.inner.missing_readers.fetch_sub(1, Ordering::Relaxed);
         });
     }
 }

@@ -176,11 +176,9 @@ struct Inner {
     let_go_at: std::sync::atomic::AtomicUsize,
     letting_go: std::sync::atomic::AtomicBool,
     holders: Mutex<Vec<bound::Holder>>,
-    /// Posts let go and not read since (`bound.rs`); those cards asked
-    /// for, read in order by at most a few readers.
+    /// Posts let go and not read since (`bound.rs`): a card that wants
+    /// one reads it again.
     let_go: Mutex<HashSet<String>>,
-    missing: Mutex<std::collections::VecDeque<String>>,
-    missing_readers: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Clone)]

@@ -176,10 +176,14 @@ impl OnScreen {
     /// it, if that keeps what is on the first screen and nothing waits
     /// (new posts above, a restore, a load). `None`: nothing to cut.
     pub fn cut_back(&mut self, merge: &Merge, max: usize, requests_out: usize) -> Option<Merge> {
-        if requests_out > 0 || self.goal.is_some() || self.restore.is_some() || self.new_count(merge) > 0 {
+        if requests_out > 0 || self.goal.is_some() || self.restore.is_some() {
             return None;
         }
+        // Counted first: a scroll to the top of a short timeline costs no more.
         let cut = merge.cut_back(max)?;
+        if self.new_count(merge) > 0 {
+            return None;
+        }
         let first_screen = self.shown(merge).into_iter().take(STEP).collect::<Vec<_>>();
         let shown = self.known(&cut);
         if !shown.starts_with(&first_screen) {

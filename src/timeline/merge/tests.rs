@@ -322,13 +322,19 @@ fn a_fresh_first_page_shows_what_was_deleted_only_where_it_is_whole() {
     assert!(t.vanished("a", &[]).is_empty(), "an empty answer judges nothing");
 }
 
-#[test]
-fn a_merge_cut_for_the_copy_keeps_whole_pages_and_goes_on_where_it_ends() {
+/// Pages of 2: three pages of a (a9 to a3), one of b (b7, b1).
+fn a_three_pages_b_one() -> Merge {
     let mut t = two(2);
     t.page_arrived("a", 1, vec![item("a9", 9), item("a8", 8)]);
     t.page_arrived("b", 1, vec![item("b7", 7), item("b1", 1)]);
     t.page_arrived("a", 2, vec![item("a6", 6), item("a5", 5)]);
     t.page_arrived("a", 3, vec![item("a4", 4), item("a3", 3)]);
+    t
+}
+
+#[test]
+fn a_merge_cut_for_the_copy_keeps_whole_pages_and_goes_on_where_it_ends() {
+    let t = a_three_pages_b_one();
     assert!(t.trimmed(100).is_some_and(|m| m.items().count() == 8), "under the bound: whole");
     let cut = t.trimmed(7).expect("fits");
     assert_eq!(cut.items().count(), 6, "a's last page goes");
@@ -345,11 +351,7 @@ fn a_merge_cut_for_the_copy_keeps_whole_pages_and_goes_on_where_it_ends() {
 
 #[test]
 fn a_running_merge_cut_back_keeps_first_pages_failures_and_sources_catching_up() {
-    let mut t = two(2);
-    t.page_arrived("a", 1, vec![item("a9", 9), item("a8", 8)]);
-    t.page_arrived("b", 1, vec![item("b7", 7), item("b1", 1)]);
-    t.page_arrived("a", 2, vec![item("a6", 6), item("a5", 5)]);
-    t.page_arrived("a", 3, vec![item("a4", 4), item("a3", 3)]);
+    let t = a_three_pages_b_one();
     assert!(t.cut_back(8).is_none(), "within the bound: nothing cut");
     assert!(t.cut_back(7).is_none(), "a page less would hold fewer than asked");
     let cut = t.cut_back(5).expect("a's page 3 goes, not page 2: 4 posts would be fewer than 5");
