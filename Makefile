@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-i18n bench-render bench-return bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants look
+.PHONY: run test setup app test-lint test-native test-wasm test-e2e test-openapi test-size size size-i18n bench-render bench-return bench-newcomer bench-server bench-timeline bench-outbox bench-activity bench-thread bench-search bench-abuse lighthouse mutants look
 
 run: setup app
 	cargo build --profile server -p perch-server
@@ -92,6 +92,12 @@ bench-render: setup app
 # read, 4x CPU (BEFORE=dir: another build beside it, runs alternating).
 bench-return: setup app
 	./scripts/bench-return.sh
+
+# Benchmark, not a test: a newcomer from Allow on the consent page to Home's
+# first post, on a slow phone network at 4x CPU, and where the time goes
+# (BEFORE=dir: another build beside it, runs alternating).
+bench-newcomer: setup app
+	./scripts/bench-newcomer.sh
 
 bench-server:
 	./scripts/bench-server.sh
