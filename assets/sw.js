@@ -60,6 +60,13 @@ function isAppPage(url) {
   return !/\.[a-z0-9]+$/i.test(url.pathname);
 }
 
+/** The server's own pages under /oauth/ (its sign-in and consent page),
+ *  not the app's: /oauth/callback is a page of the app, answered from the
+ *  kept index.html like any other (a newcomer's callback starts at once). */
+function isServerPage(url) {
+  return url.pathname.startsWith('/oauth/') && url.pathname !== '/oauth/callback';
+}
+
 /** Requests that go to the network, never through this worker (where the browser supports it). */
 async function bypassWorker(event) {
   if (!event.addRoutes || typeof URLPattern === 'undefined') return;
@@ -67,7 +74,7 @@ async function bypassWorker(event) {
   try {
     await event.addRoutes([
       { condition: { urlPattern: new URLPattern({ pathname: '/api/*' }) }, source: 'network' },
-      { condition: { urlPattern: new URLPattern({ pathname: '/oauth/*' }) }, source: 'network' },
+      { condition: { urlPattern: new URLPattern({ pathname: '/oauth/authorise' }) }, source: 'network' },
     ]);
   } catch (unsupported) { return; }
   try {
@@ -118,7 +125,7 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
-  if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/oauth/')) return;
+  if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/') || isServerPage(url)) return;
   if (req.mode === 'navigate') {
     const isHtml = (res) => res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html');
     const fresh = (async () => {
