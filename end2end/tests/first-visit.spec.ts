@@ -134,6 +134,14 @@ test("a newcomer on a slow phone network signs in and reads Home's first posts",
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
   await throttleCpu(page, 4);
   await recordLayoutShifts(page);
+  // index.html exchanges the code beside the wasm and the app takes its
+  // answer: sent once (a code sent twice is refused, and its tokens
+  // revoked). Home follows in the callback's page: one page load after
+  // Allow, not a second for Home.
+  const exchanges: string[] = [];
+  page.on('request', (r) => { if (r.url().endsWith('/api/oauth/code')) exchanges.push(r.method()); });
+  const loads: string[] = [];
+  page.on('load', () => loads.push(new URL(page.url()).pathname));
   await signInWithOAuth(page, me, [], 60_000);
   // The posts of whom they follow, their author named, in Home's feed (the
   // three were written at once: their order is the server's to say).
@@ -142,4 +150,43 @@ test("a newcomer on a slow phone network signs in and reads Home's first posts",
   await expect(first).toContainText(`@${author}`);
   await expect(page.locator('main [role=feed] > article.post')).toHaveCount(3);
   expect(total(await shifts(page))).toBeLessThan(0.1);
+  expect(exchanges).toEqual(['POST']);
+  // Sign-in, the consent page, then the callback, where Home is drawn.
+  expect(loads).toEqual(['/signin', '/oauth/authorise', '/oauth/callback']);
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/');
+  // A reload finds the account signed in: what the sign-in kept is whole.
+  await page.reload();
+  await expect(page.locator('main [role=feed] > article.post').first()).toContainText(/Kept post [123] of 3/, { timeout: 60_000 });
+});
+
+/** Starts a sign-in on the server's consent page, and answers it with
+ *  `query` on the callback instead of Allow; the exchanges of a code made. */
+async function callbackWith(page: Page, query: (state: string) => string) {
+  const exchanges: string[] = [];
+  page.on('request', (r) => { if (r.url().endsWith('/api/oauth/code')) exchanges.push(r.method()); });
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Perch' })).toBeVisible();
+  const state = new URL(page.url()).searchParams.get('state')!;
+  await page.goto(`/oauth/callback?${query(state)}`);
+  return exchanges;
+}
+
+test("a callback whose state is not the sign-in's sends its code nowhere", async ({ page }) => {
+  // Someone else's code, sent to this tab with a state of their own: neither
+  // index.html's early exchange nor the app's may trade it for tokens.
+  const exchanges = await callbackWith(page, () => 'code=stolen-code&state=not-the-one-kept');
+  await expect(page.getByRole('alert')).toHaveText('The sign-in answer does not match the request Perch made. Start again.');
+  await expect(page.getByRole('link', { name: 'Try signing in again' })).toBeVisible();
+  expect(exchanges).toEqual([]);
+  expect(new URL(page.url()).search).toBe('');
+});
+
+test('a code the server refuses is told, and not sent a second time', async ({ page }) => {
+  // A code the server never issued, with this sign-in's own state.
+  const exchanges = await callbackWith(page, (state) => `code=never-issued&state=${encodeURIComponent(state)}`);
+  await expect(page.getByRole('alert')).toHaveText('The server refused the request (400).');
+  await expect(page.getByRole('link', { name: 'Try signing in again' })).toBeVisible();
+  expect(exchanges).toEqual(['POST']);
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toHaveCount(0);
 });

@@ -14,12 +14,16 @@ use wasm_bindgen_futures::JsFuture;
 
 /// Where the server's sign-in page sends the browser back.
 pub const CALLBACK_PATH: &str = "/oauth/callback";
-/// What the callback needs from the start of the flow.
+/// What the callback needs from the start of the flow. `base` (the
+/// interface's address) lets `index.html` exchange the code before it has
+/// read `config.json` (issue 68).
 #[derive(Serialize, Deserialize)]
 struct Pending {
     verifier: String,
     state: String,
     return_to: String,
+    #[serde(default)]
+    base: String,
 }
 
 /// `n` random bytes from the browser's CSPRNG, base64url.
@@ -74,7 +78,7 @@ pub async fn start(api: &Api, config: &ClientConfig, return_to: String, scopes: 
     let verifier = random(32)?;
     let state = random(16)?;
     let code_challenge = challenge(&verifier).await?;
-    let pending = Pending { verifier, state: state.clone(), return_to };
+    let pending = Pending { verifier, state: state.clone(), return_to, base: api.base().to_owned() };
     if !web_storage::set_json(&Key::OAuthPending, &pending) {
         return Err(t::oauth_no_storage().into());
     }
@@ -90,9 +94,17 @@ pub async fn start(api: &Api, config: &ClientConfig, return_to: String, scopes: 
     leptos::prelude::window().location().assign(&url).map_err(|_| Text::from(t::oauth_not_opened()))
 }
 
+/// Where to go once signed in, and whether the account was added beside
+/// another (then nothing the app held for that one may stay: the page is
+/// loaded afresh).
+pub struct Finished {
+    pub return_to: String,
+    pub added: bool,
+}
+
 /// Finishes the flow from the callback's query: checks `state`, exchanges
-/// the code, learns who signed in. Returns where to go next.
-pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String, Text> {
+/// the code, learns who signed in.
+pub async fn finish(api: &Api, session: Session, search: &str) -> Result<Finished, Text> {
     let params = web_sys::UrlSearchParams::new_with_str(search).map_err(|_| Text::from(t::oauth_unreadable()))?;
     let pending: Option<Pending> = web_storage::get_json(&Key::OAuthPending);
     web_storage::remove(&Key::OAuthPending);
@@ -104,11 +116,18 @@ pub async fn finish(api: &Api, session: Session, search: &str) -> Result<String,
         return Err(t::oauth_mismatch().into());
     }
     let code = params.get("code").ok_or_else(|| Text::from(t::oauth_no_code()))?;
-    let tokens =
-        api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await.map_err(|e| e.explain())?;
-    let user = api.user_of_token(&tokens.token).await.map_err(|e| e.explain())?;
-    session.enter(Entering::Issued(tokens), user);
-    Ok(return_path(Some(&pending.return_to)))
+    // index.html may have exchanged it already, beside the wasm.
+    let (tokens, user) = match api.take_early_sign_in(&code).await {
+        Some(early) => (early.tokens, early.user),
+        None => (api.exchange_code(&CodeExchange { code, code_verifier: pending.verifier }).await, None),
+    };
+    let tokens = tokens.map_err(|e| e.explain())?;
+    let user = match user {
+        Some(user) => user,
+        None => api.user_of_token(&tokens.token).await.map_err(|e| e.explain())?,
+    };
+    let added = session.enter(Entering::Issued(tokens), user);
+    Ok(Finished { return_to: return_path(Some(&pending.return_to)), added })
 }
 
 /// Where to go after signing in, from a `next` that came with the address

@@ -228,6 +228,13 @@ fn abort_on_cleanup() -> Option<web_sys::AbortSignal> {
     Some(signal)
 }
 
+/// A sign-in `index.html` made on the callback ([`Api::take_early_sign_in`]):
+/// the exchange's tokens, and who signed in when that answer came too.
+pub struct EarlySignIn {
+    pub tokens: Result<TokenSet, ApiError>,
+    pub user: Option<User>,
+}
+
 impl Api {
     /// The client of the server `config` names, asking `tokens` (the
     /// session) for its sign-in.
@@ -409,6 +416,11 @@ impl Api {
         &self.root
     }
 
+    /// The interface's base address (`config.json`'s `api_base`, trimmed).
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     async fn token(&self) -> Result<Option<String>, ApiError> {
         let Some(held) = self.held_as_bound()? else { return Ok(None) };
         let now = js_sys::Date::now() as i64;
@@ -588,6 +600,45 @@ impl Api {
 
     pub async fn exchange_code(&self, exchange: &CodeExchange) -> Result<TokenSet, ApiError> {
         self.post_root("/api/oauth/code", serde_json::to_string(exchange).unwrap_or_default()).await
+    }
+
+    /// What `index.html` did of a sign-in on the callback before the wasm
+    /// ran (`window.perchSignIn`, issue 68: a newcomer's Home in a second):
+    /// the exchange of `code`, then who signed in with its token. Taken
+    /// once; `None` when it did not start for this code, and then the app
+    /// exchanges it itself. Once started, the code is never sent again (a
+    /// code used twice is refused, and its tokens revoked): a failure here
+    /// is the sign-in's failure.
+    pub async fn take_early_sign_in(&self, code: &str) -> Option<EarlySignIn> {
+        use wasm_bindgen::JsCast;
+        let (page, key) = (window(), wasm_bindgen::JsValue::from_str("perchSignIn"));
+        let started = js_sys::Reflect::get(&page, &key).ok().filter(|v| v.is_object())?;
+        let _ = js_sys::Reflect::delete_property(page.unchecked_ref::<js_sys::Object>(), &key);
+        let field = |of: &wasm_bindgen::JsValue, name: &str| js_sys::Reflect::get(of, &name.into()).ok();
+        if field(&started, "code")?.as_string().as_deref() != Some(code) {
+            return None;
+        }
+        let done = field(&started, "done")?.dyn_into::<js_sys::Promise>().ok()?;
+        let answer = wasm_bindgen_futures::JsFuture::from(done).await.unwrap_or_default();
+        let reply = |name: &str| {
+            let got = field(&answer, name).filter(|v| v.is_object())?;
+            Some(Reply {
+                status: field(&got, "status")?.as_f64()? as u16,
+                retry_after: field(&got, "retry_after").and_then(|v| v.as_string()).and_then(|v| v.trim().parse().ok()),
+                etag: None,
+                text: field(&got, "text")?.as_string()?,
+            })
+        };
+        let tokens = match reply("exchange") {
+            Some(got) if got.ok() => parse::<TokenSet>(&got.text),
+            Some(got) => Err(error_from(got)),
+            None => Err(ApiError::Network(field(&answer, "failed").and_then(|v| v.as_string()).unwrap_or_default())),
+        };
+        if tokens.is_ok() {
+            self.learn_reach(true);
+        }
+        let user = reply("user").filter(|got| tokens.is_ok() && got.ok()).and_then(|got| parse::<User>(&got.text).ok());
+        Some(EarlySignIn { tokens, user })
     }
 
     /// Checks a pasted token by asking who owns it.

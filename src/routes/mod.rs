@@ -98,6 +98,7 @@ pub fn Shell(
 /// app's start and hands over to it (`whole`), this start's page kept on
 /// screen until it has come.
 fn signed_out_start(whole: RwSignal<Option<bool>>) -> AnyView {
+    provide_context(HandOver(whole));
     let (header_due, pages_due) = header_then_page(false);
     let elsewhere = move || {
         // Not while this start is drawn: the whole app takes its place
@@ -128,6 +129,29 @@ fn signed_out_start(whole: RwSignal<Option<bool>>) -> AnyView {
         </Router>
     }
     .into_any()
+}
+
+/// The signed-out start's way on for its callback page, once the first
+/// account is signed in: the address becomes `path` (the code leaves the
+/// history), the whole app's start is loaded and takes over, drawing the
+/// page of `path`; the callback's page stays until then. Not in the whole
+/// app (no context there): it loads the page afresh.
+#[derive(Clone, Copy)]
+pub struct HandOver(RwSignal<Option<bool>>);
+
+impl HandOver {
+    pub fn go_on(self, path: &str) {
+        let replaced =
+            window().history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(path)));
+        if replaced.is_err() {
+            let _ = window().location().replace(path);
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let _ = app_shell::load().await;
+            let _ = self.0.try_set(Some(true));
+        });
+    }
 }
 
 /// When a start draws its header and its page: a task at a time after

@@ -1,6 +1,7 @@
 //! `/oauth/callback`: where the server's sign-in page sends the browser back.
 //! Finishes the sign-in, then leaves this address (and its code) behind.
 
+use crate::account::oauth::Finished;
 use crate::account::session::use_session;
 use crate::api::use_api;
 use crate::browser::navigation::PageHeading;
@@ -14,13 +15,20 @@ use leptos_router::components::A;
 pub fn OAuthCallback() -> impl IntoView {
     let (api, session) = (use_api(), use_session());
     let error = RwSignal::new(None::<Text>);
+    let hand_over = use_context::<super::HandOver>();
     let search = window().location().search().unwrap_or_default();
     spawn_local_scoped(async move {
         match crate::account::oauth::finish(&api, session, &search).await {
-            // Loaded afresh (from the cache): when the account was added
-            // beside another, nothing the app held for that one may stay.
-            // Replacing the entry takes the code out of the history.
-            Ok(return_to) => drop(window().location().replace(&return_to)),
+            // Loaded afresh (from the cache) when the account was added
+            // beside another (nothing the app held for that one may stay)
+            // or when the whole app runs here (its outbox waits for the
+            // page after this one). A first account from the signed-out
+            // start goes on in this page instead (issue 68: a newcomer's
+            // Home in a second). Either way the code leaves the history.
+            Ok(Finished { return_to, added }) => match hand_over.filter(|_| !added) {
+                Some(hand_over) => hand_over.go_on(&return_to),
+                None => drop(window().location().replace(&return_to)),
+            },
             Err(e) => {
                 // Take the code out of the address bar even when it failed.
                 let _ = window()
