@@ -5,7 +5,9 @@
 # where the time went). On the release app served by the release server;
 # each run a new account with a password, following three people with 20
 # posts each. BEFORE=dir serves another build beside it (on PORT+1), runs
-# alternating. docs/performance.md has figures.
+# alternating. THROTTLE=proxy: the slow network is a proxy in front of the
+# server, not DevTools' throttling (end2end/bench/newcomer.mjs says why).
+# docs/performance.md has figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-8095}
@@ -22,7 +24,9 @@ for i in $(seq "$count"); do
   users+=("newcomer$i")
 done
 # Both servers share the database: each accepts the other's callback.
-urls=(--public-url "http://127.0.0.1:$PORT" --public-url "http://127.0.0.1:$((PORT + 1))")
+# (THROTTLE=proxy: and the slow proxies' addresses, PORT+10 and PORT+11.)
+urls=()
+for p in "$PORT" $((PORT + 1)) $((PORT + 10)) $((PORT + 11)); do urls+=(--public-url "http://127.0.0.1:$p"); done
 serve_release "$db" "${urls[@]}"
 tokens=()
 for i in $(seq "$count"); do tokens+=("$("$bin" --db "$db" token "newcomer$i" | tail -1)"); done

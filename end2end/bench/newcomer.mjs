@@ -13,11 +13,52 @@
 // Usage: node bench/newcomer.mjs BASE USERS [RUNS]: USERS is a comma list
 // of accounts with the password perch-demo, one per run, each following
 // people with posts. BASE1,BASE2 with USERS1;USERS2 alternates builds.
+// THROTTLE=proxy: the slow network is a proxy in front of each server
+// (every request pays 150 ms and 1.6 Mbit/s, a dedicated worker's and the
+// service worker's too, which DevTools' throttling does not reach); the
+// browser opens the proxy's address (PORT+10 of the server), which the
+// server must accept as a callback (--public-url).
+import http from 'node:http';
 import { launchChromium, median } from './shared.mjs';
 
 const [bases, users, runs = '5'] = process.argv.slice(2);
+const byProxy = process.env.THROTTLE === 'proxy';
 const targets = bases.split(',').map((base, i) => ({ base, users: users.split(';')[i].split(','), rows: [] }));
 const browser = await launchChromium();
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/** A proxy to `base` on its port + 10; slow once `slow.on` is set. */
+function slowProxy(base, slow) {
+  const upstream = new URL(base);
+  const port = Number(upstream.port) + 10;
+  const agent = new http.Agent({ keepAlive: true });
+  http.createServer((req, res) => {
+    const start = Date.now();
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      if (slow.on) await sleep((body.length * 8) / 750); // 750 kbit/s up
+      const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent }, async (answer) => {
+        const got = [];
+        for await (const c of answer) got.push(c);
+        const data = Buffer.concat(got);
+        if (slow.on) await sleep(Math.max(0, start + 150 - Date.now()));
+        res.writeHead(answer.statusCode, answer.headers);
+        for (let at = 0; at < data.length; at += 16_000) {
+          if (slow.on) await sleep((Math.min(16_000, data.length - at) * 8) / 1600); // 1.6 Mbit/s down
+          res.write(data.subarray(at, at + 16_000));
+        }
+        res.end();
+      });
+      out.on('error', () => { res.writeHead(502); res.end(); });
+      out.end(body);
+    });
+  }).listen(port, '127.0.0.1');
+  return `${upstream.protocol}//${upstream.hostname}:${port}`;
+}
+const slow = { on: false };
+if (byProxy) for (const target of targets) target.base = slowProxy(target.base, slow);
 
 /** One newcomer's path; its events, in ms from Allow. */
 async function once(base, username) {
@@ -44,7 +85,8 @@ async function once(base, username) {
   await tab.waitForFunction(() => navigator.serviceWorker.controller || navigator.serviceWorker.ready.then((r) => !!r.active));
   const cdp = await context.newCDPSession(tab);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+  if (byProxy) slow.on = true;
+  else await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await tab.getByRole('button', { name: 'Sign in', exact: true }).click();
   await tab.getByRole('heading', { level: 1, name: 'Sign in to Perch' }).waitFor({ timeout: 60_000 }).catch(async (e) => {
@@ -76,6 +118,7 @@ async function once(base, username) {
     steps.push({ name: `mark ${m[0]}`, at: m[1], path: '' });
   }
   await context.close();
+  slow.on = false;
   const at = (t) => Math.round(t * 1000 + clock - allow);
   const events = [
     ...steps.map((s) => ({ at: Math.round(s.at - allow), what: `${s.name} ${s.path}` })),
@@ -102,3 +145,4 @@ console.log(`\n${runs} runs each, slow phone network, 4x CPU, ms from Allow, med
 for (const { base, rows } of targets) {
   console.log(`${base}: first post ${spread(rows.map((r) => r.total))}; from the network ${spread(rows.map((r) => r.network / 1000))} kB`);
 }
+process.exit(0); // the proxies, if any, would keep it running
