@@ -105,8 +105,10 @@ async function once({ base, token }) {
       // whether it is back at the top of the screen (the place kept).
       const back = page.evaluate(([sel, uuid]) => new Promise((done) => {
         const look = () => {
+          // Shown, not only in the document: a build may keep hidden Home
+          // in it (content-visibility: hidden).
           const card = document.querySelector(`${sel}[data-uuid="${uuid}"]`);
-          if (card) requestAnimationFrame(() => requestAnimationFrame(() => {
+          if (card?.checkVisibility()) requestAnimationFrame(() => requestAnimationFrame(() => {
             const rect = card.getBoundingClientRect();
             done(rect.bottom > 0 && rect.top < 200);
           }));
@@ -114,9 +116,12 @@ async function once({ base, token }) {
         };
         requestAnimationFrame(look);
       }), [cards.replace('[data-uuid]', ''), top]);
+      const tracing = process.env.TRACE && i === 2;
+      if (tracing) await browser.startTracing(page, { path: `${process.env.TRACE}-${new URL(base).port}-${depth}.json`, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8'] });
       await page.keyboard.press('g');
       await page.keyboard.press('h');
       kept.push(await back);
+      if (tracing) await browser.stopTracing();
       times.push(since(before, await busy(cdp)));
     }
     // Then a fling back up through what was read, at the same 4x.

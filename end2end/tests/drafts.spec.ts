@@ -70,7 +70,7 @@ test('every draft in one place: a new post, a reply and an edit, continued where
 
   // Continue opens each where it was written.
   await items.filter({ hasText: 'My answer' }).getByRole('link', { name: 'Continue' }).click();
-  await expect(page.getByLabel('Post text', { exact: true })).toHaveValue('My answer, not sent yet');
+  await expect(page.getByRole('textbox', { name: 'Post text', exact: true })).toHaveValue('My answer, not sent yet');
   await page.goto('/drafts');
   await items.filter({ hasText: 'changed but not saved' }).getByRole('link', { name: 'Continue' }).click();
   await expect(page.locator('textarea[id^="edit-"]')).toHaveValue('My post, changed but not saved');

@@ -8,8 +8,9 @@ import { test as base, expect, type BrowserContext, type CDPSession, type Page }
 import AxeBuilder from '@axe-core/playwright';
 
 export async function expectAccessible(page: Page) {
-  // Wait for the app to have rendered a page heading, not the loader.
-  await expect(page.locator('h1').first()).toBeVisible();
+  // Wait for the app to have rendered a page heading, not the loader (a
+  // kept page hidden has its own, in the document).
+  await expect(page.locator('h1').filter({ visible: true }).first()).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,

@@ -12,7 +12,8 @@ import type { Page } from '@playwright/test';
 
 const ar = JSON.parse(readFileSync('../locales/ar.json', 'utf8'));
 const part = (page: Page, n: number) => page.locator(`#post-text-part-${n}`);
-const threadCard = (page: Page) => page.locator('main article.thread-waiting');
+// The page shown's (Home, kept hidden, shows what waits too).
+const threadCard = (page: Page) => page.locator('main article.thread-waiting').filter({ visible: true });
 const waitingCount = (page: Page) => page.locator('header.site-header .waiting-count');
 
 /** The account's posts as the server has them, oldest first. */

@@ -59,8 +59,13 @@ impl fmt::Display for DomId<'_> {
     }
 }
 
-/// What a post's card is: the selector every lookup of cards uses.
-const CARD: &str = "main article.post[data-uuid]";
+/// The class of a kept page while another page shows (`routes/kept.rs`):
+/// it stays in the document, hidden, and no lookup here sees into it.
+pub const AWAY: &str = "away";
+
+/// What a post's card is: the selector every lookup of cards uses (not
+/// one of a kept page hidden, [`AWAY`]).
+const CARD: &str = "main article.post[data-uuid]:not(.away *)";
 
 /// The cards on the page, in reading order.
 pub fn cards() -> Vec<HtmlElement> {
@@ -69,7 +74,7 @@ pub fn cards() -> Vec<HtmlElement> {
 
 /// The cards of the page's feed, in reading order.
 pub fn feed_cards() -> Vec<HtmlElement> {
-    all("main [role=feed] article.post[data-uuid]")
+    all("main [role=feed] article.post[data-uuid]:not(.away *)")
 }
 
 fn all(selector: &str) -> Vec<HtmlElement> {
@@ -81,6 +86,12 @@ fn all(selector: &str) -> Vec<HtmlElement> {
 pub fn all_in(root: &Element, selector: &str) -> Vec<Element> {
     let Ok(list) = root.query_selector_all(selector) else { return Vec::new() };
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect()
+}
+
+/// The element with `id` on the page shown: a kept page hidden
+/// ([`AWAY`]) may hold one with the same id.
+pub fn by_id(id: &str) -> Option<Element> {
+    document().query_selector(&format!("[id=\"{id}\"]:not(.{AWAY} *)")).ok().flatten()
 }
 
 /// The uuid a card shows.
@@ -171,7 +182,7 @@ pub fn focus_more_later(card: Element) {
 /// closes it), as Pinafore does, so keyboard users stay where they were.
 pub fn focus_later(id: DomId) {
     let id = id.to_string();
-    request_animation_frame(move || focus(document().get_element_by_id(&id)));
+    request_animation_frame(move || focus(by_id(&id)));
 }
 
 /// Resolves once the browser has painted the frame being prepared now (a

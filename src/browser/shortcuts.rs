@@ -152,8 +152,7 @@ pub fn install(help: Help) {
             "o" => click_in_current("a.time-link"),
             "Enter" if on_post_itself => click_in_current("a.time-link"),
             "n" => {
-                let field =
-                    document().get_element_by_id("post-text").or_else(|| document().get_element_by_id("reply-text"));
+                let field = dom::by_id("post-text").or_else(|| dom::by_id("reply-text"));
                 match field.and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
                     Some(field) => field.focus().is_ok(),
                     None => false,
@@ -161,7 +160,7 @@ pub fn install(help: Help) {
             }
             // The search box where it is shown, else the header's way to it
             // (the search page focuses its box).
-            "/" => match document().get_element_by_id("search-box").and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
+            "/" => match dom::by_id("search-box").and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
                 Some(field) => field.focus().is_ok(),
                 None => click_in(document().query_selector("header a.search-link").ok().flatten()),
             },

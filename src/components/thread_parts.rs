@@ -116,7 +116,7 @@ fn Part(
             }
         });
         let before = if index == 0 { field_id.to_owned() } else { DomId::ThreadPart(field_id, index + 1).to_string() };
-        request_animation_frame(move || dom::focus(document().get_element_by_id(&before)));
+        request_animation_frame(move || dom::focus(dom::by_id(&before)));
     };
     let field = NodeRef::<leptos::html::Textarea>::new();
     let problem = move || text.with(|t| validate_content(t).err().filter(|e| *e != ContentError::Empty));

@@ -55,7 +55,7 @@ fn focus_composer_when_asked() {
                     return;
                 }
                 let id = crate::browser::dom::DomId::PostText.to_string();
-                if let Some(field) = document().get_element_by_id(&id) {
+                if let Some(field) = crate::browser::dom::by_id(&id) {
                     asked.set(false);
                     crate::browser::dom::focus(Some(field));
                     return;

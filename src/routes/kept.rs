@@ -2,16 +2,19 @@
 //! last shown (at most [`LISTS_KEPT`]). A kept page's route only says that
 //! it is shown ([`showing`]); the page itself is drawn by [`KeptPages`],
 //! beside the router's pages, the first time it shows for the account, and
-//! kept. While another page shows, its nodes are out of the document, not
-//! disposed: nothing of it is reached by Tab, find in page or a screen
-//! reader, the browser lays none of it out, and its timeline runs no timer
-//! and no listener ([`shown`]). Every way back puts the same nodes back,
-//! the post that was at the top of the screen at the same offset
-//! ([`Place`]), and after Back the post opened from it has the focus.
+//! kept. While another page shows, it stays in the document, laid out as
+//! it was, hidden with `content-visibility: hidden` (the class
+//! [`AWAY`]): the browser neither lays it out nor paints it, nothing of it
+//! is reached by Tab, find in page or a screen reader, the app's lookups
+//! skip it (`browser::dom`), and its timeline runs no timer and no
+//! listener ([`shown`]). Every way back shows the same nodes with the
+//! layout they had, the post that was at the top of the screen at the same
+//! offset ([`Place`]), and after Back the post opened from it has the focus.
 //! Another account signing in drops them all; a list past the bound, the
 //! one least recently shown.
 
 use crate::account::session::use_session;
+use crate::browser::dom::AWAY;
 use leptos::prelude::*;
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::JsCast;
@@ -125,8 +128,8 @@ pub fn KeptPages(draw: fn(&str) -> AnyView) -> impl IntoView {
     }
 }
 
-/// One kept page: its nodes in the document while it shows, out of it
-/// while another page shows, and its place given back.
+/// One kept page: shown, or hidden in the document while another page
+/// shows, and its place given back.
 #[component]
 fn KeptPage(address: String, body: AnyView) -> impl IntoView {
     let ctx = expect_context::<Kept>();
@@ -144,9 +147,7 @@ fn KeptPage(address: String, body: AnyView) -> impl IntoView {
             return shown;
         }
         if shown {
-            if inner.parent_node().is_none() {
-                let _ = outer.append_child(&inner);
-            }
+            back(&outer, &inner);
             // Now, and again before the next frame: the router scrolls to
             // the top once the route is drawn, after this. The first frame
             // shows the place.
@@ -185,14 +186,11 @@ fn KeptPage(address: String, body: AnyView) -> impl IntoView {
             listening.update_value(|stops| std::mem::take(stops).into_iter().for_each(|stop| stop()));
             let at = left.get_value().unwrap_or_else(|| Place::of(&inner, window().scroll_y().unwrap_or(0.0)));
             place.set_value(Some(at));
-            let _ = outer.remove_child(&inner);
+            away(&outer, &inner);
         } else {
-            let _ = outer.remove_child(&inner);
+            away(&outer, &inner);
         }
         shown
-    });
-    on_cleanup(move || {
-        listening.try_update_value(|stops| std::mem::take(stops).into_iter().for_each(|stop| stop()));
     });
     on_cleanup(move || {
         listening.try_update_value(|stops| std::mem::take(stops).into_iter().for_each(|stop| stop()));
@@ -201,6 +199,29 @@ fn KeptPage(address: String, body: AnyView) -> impl IntoView {
         <div class="kept-page" node_ref=outer>
             <div node_ref=inner>{body}</div>
         </div>
+    }
+}
+
+/// Hides `outer` (its contents `inner`), kept in the document and laid
+/// out (`content-visibility: hidden`, style/main.css); takes the focus out
+/// of it and the skip link's `#main` off its `main`.
+fn away(outer: &Element, inner: &Element) {
+    if let Some(el) = document().active_element().filter(|el| inner.contains(Some(el))) {
+        if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = el.blur();
+        }
+    }
+    if let Ok(Some(main)) = inner.query_selector("main#main") {
+        let _ = main.remove_attribute("id");
+    }
+    let _ = outer.class_list().add_1(AWAY);
+}
+
+/// Shows `outer` again, as [`away`] found it.
+fn back(outer: &Element, inner: &Element) {
+    let _ = outer.class_list().remove_1(AWAY);
+    if let Ok(Some(main)) = inner.query_selector("main") {
+        let _ = main.set_attribute("id", "main");
     }
 }
 

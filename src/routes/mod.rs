@@ -233,31 +233,39 @@ lazy! { app_shell, fn app_shell(kept: Option<(String, String)>, waiting: Option<
             {crate::components::side_column::side_column(watching.into())}
             {move || help_asked.get().then(|| later(shortcuts_help::GROUP, shortcuts_help::load, shortcuts_help::draw, Meanwhile::Nothing))}
             {move || watching.get().then(|| later(background_work::GROUP, background_work::load, background_work::draw, Meanwhile::Background))}
-            {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { view! {
-            // Home and the lists' pages last shown, kept while the other
-            // pages show (`kept.rs`).
-            <kept::KeptPages draw=draw_kept/>
-            <Routes fallback=NotFound>
-                <Route path=path!("/") view=home::HomePage/>
-                <Route path=path!("/post/:uuid") view=thread::Thread/>
-                <Route path=path!("/user/:id") view=profile::Profile/>
-                <Route path=path!("/user/:id/followers") view=user_list::Followers/>
-                <Route path=path!("/user/:id/following") view=user_list::Following/>
-                <Route path=path!("/outbox") view=outbox::OutboxPage/>
-                <Route path=path!("/activity") view=activity::ActivityPage/>
-                <Route path=path!("/settings") view=settings::SettingsPage/>
-                <Route path=path!("/bookmarks") view=bookmarks::BookmarksPage/>
-                <Route path=path!("/drafts") view=drafts::DraftsPage/>
-                <Route path=path!("/search") view=search::SearchPage/>
-                <Route path=path!("/lists") view=lists::ListsPage/>
-                <Route path=path!("/lists/:id") view=lists::OneListPage/>
-                <Route path=path!("/signin") view=signin::SignIn/>
-                <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
-            </Routes>
-            }.into_any() }}
+            {move || if !pages_due.get() { placeholder(Meanwhile::Page) } else { pages() }}
         </Router>
     }
 } }
+
+/// The router's page, then Home and the lists' pages last shown, kept
+/// while the other pages show (`kept.rs`): the page shown comes first in
+/// the document. The kept pages are made first: the router leaves an owner
+/// without the shell's contexts behind it.
+fn pages() -> AnyView {
+    let kept_pages = view! { <kept::KeptPages draw=draw_kept/> };
+    view! {
+        <Routes fallback=NotFound>
+            <Route path=path!("/") view=home::HomePage/>
+            <Route path=path!("/post/:uuid") view=thread::Thread/>
+            <Route path=path!("/user/:id") view=profile::Profile/>
+            <Route path=path!("/user/:id/followers") view=user_list::Followers/>
+            <Route path=path!("/user/:id/following") view=user_list::Following/>
+            <Route path=path!("/outbox") view=outbox::OutboxPage/>
+            <Route path=path!("/activity") view=activity::ActivityPage/>
+            <Route path=path!("/settings") view=settings::SettingsPage/>
+            <Route path=path!("/bookmarks") view=bookmarks::BookmarksPage/>
+            <Route path=path!("/drafts") view=drafts::DraftsPage/>
+            <Route path=path!("/search") view=search::SearchPage/>
+            <Route path=path!("/lists") view=lists::ListsPage/>
+            <Route path=path!("/lists/:id") view=lists::OneListPage/>
+            <Route path=path!("/signin") view=signin::SignIn/>
+            <Route path=path!("/oauth/callback") view=oauth_callback::OAuthCallback/>
+        </Routes>
+        {kept_pages}
+    }
+    .into_any()
+}
 
 /// The kept page at `address` (`kept.rs`): Home, or a list's page.
 fn draw_kept(address: &str) -> AnyView {

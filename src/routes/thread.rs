@@ -240,7 +240,7 @@ fn ReplyBox(uuid: Memo<String>) -> impl IntoView {
         let open = state.with(|s| s.as_ref().is_some_and(|(_, locked, _)| !locked));
         if wanted && open {
             request_animation_frame(|| {
-                if let Some(field) = document().get_element_by_id("reply-text") {
+                if let Some(field) = crate::browser::dom::by_id("reply-text") {
                     use wasm_bindgen::JsCast;
                     let _ = field.unchecked_into::<web_sys::HtmlElement>().focus();
                 }
