@@ -238,6 +238,10 @@ test('keyboard shortcuts: j/k move, l likes, o opens, n writes, ? lists, and the
   await page.keyboard.press('r');
   await expect(page).toHaveURL(new RegExp(`/post/${uuid}#reply$`));
   await expect(page.locator('#reply-text')).toBeFocused();
+  // n there: the thread's reply box, not Home's composer (kept hidden).
+  await page.locator('#reply-text').blur();
+  await page.keyboard.press('n');
+  await expect(page.locator('#reply-text')).toBeFocused();
   await page.goBack();
   await expect(posts.first()).toBeVisible();
 
