@@ -11,8 +11,9 @@
 // a frame for 150 frames, 4x) counted in long animation frames (> 50 ms).
 // Prints every run, then the median and spread (min-max) over runs.
 // Usage: node bench/return.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS] [DEPTHS]
-// (several servers: runs alternate between them). Run by
-// scripts/bench-return.sh (make bench-return), which starts the servers.
+// (several servers: runs alternate between them). TRACE=prefix writes a
+// Chrome trace of the third return at each depth to prefix-PORT-DEPTH.json.
+// Run by scripts/bench-return.sh (make bench-return), which starts the servers.
 import { launchChromium, median, signIn, targetsOf } from './shared.mjs';
 
 const [bases, tokens, runs = '3', depths = '30,300,1500'] = process.argv.slice(2);
