@@ -118,7 +118,7 @@ async function once({ base, token }) {
         requestAnimationFrame(look);
       }), [cards.replace('[data-uuid]', ''), top]);
       const tracing = process.env.TRACE && i === 2;
-      if (tracing) await browser.startTracing(page, { path: `${process.env.TRACE}-${new URL(base).port}-${depth}.json`, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8'] });
+      if (tracing) await browser.startTracing(page, { path: `${process.env.TRACE}-${new URL(base).port}-${depth}.json`, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking', 'blink', 'v8'] });
       await page.keyboard.press('g');
       await page.keyboard.press('h');
       kept.push(await back);
