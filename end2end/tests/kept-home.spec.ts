@@ -135,9 +135,18 @@ test('hidden Home is out of reach and does no work: not in the accessibility tre
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await expect.poll(asked).toBeGreaterThan(before);
 
+  // Chromium's own accessibility tree, as a screen reader is given it.
+  const cdp = await page.context().newCDPSession(page);
+  const exposed = async () => {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    return nodes.filter((n: any) => !n.ignored && String(n.name?.value ?? '').includes('Kept post 5 of 5')).length;
+  };
+  expect(await exposed()).toBeGreaterThan(0);
+
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Activity/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   await expect(page.getByRole('feed', { name: 'Timeline' })).toHaveCount(0);
+  await expect.poll(exposed).toBe(0);
   expect(await page.locator('body').ariaSnapshot()).not.toContain('Kept post');
   expect(await page.evaluate(() => document.body.innerText)).not.toContain('Kept post');
   expect(await page.evaluate(() => (window as any).find?.('Kept post 5') ?? false)).toBe(false);
