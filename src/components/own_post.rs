@@ -167,7 +167,9 @@ pub fn DeleteQuestion(post: ArcReadSignal<Post>, confirming: RwSignal<bool>) -> 
                 }
                 Ok(true) => request_animation_frame(move || {
                     let card = next.and_then(|n| dom::card_of(&n)).map(Into::into);
-                    dom::focus(card.or_else(|| document().query_selector("h1:not(.away *)").ok().flatten()))
+                    dom::focus(
+                        card.or_else(|| document().query_selector(&format!("h1:not(.{} *)", dom::AWAY)).ok().flatten()),
+                    )
                 }),
                 Err(e) => {
                     error.set(Some(e));

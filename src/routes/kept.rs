@@ -182,12 +182,12 @@ fn KeptPage(address: String, body: AnyView) -> impl IntoView {
                 Box::new(stop) as Box<dyn FnOnce()>
             });
             listening.set_value(stops.into());
-        } else if was.is_some() {
-            listening.update_value(|stops| std::mem::take(stops).into_iter().for_each(|stop| stop()));
-            let at = left.get_value().unwrap_or_else(|| Place::of(&inner, window().scroll_y().unwrap_or(0.0)));
-            place.set_value(Some(at));
-            away(&outer, &inner);
         } else {
+            if was.is_some() {
+                listening.update_value(|stops| std::mem::take(stops).into_iter().for_each(|stop| stop()));
+                let at = left.get_value().unwrap_or_else(|| Place::of(&inner, window().scroll_y().unwrap_or(0.0)));
+                place.set_value(Some(at));
+            }
             away(&outer, &inner);
         }
         shown
