@@ -13,6 +13,7 @@
 //! (`feed_window.rs`): the others are let go, their room kept.
 
 use super::feed_window::{Heights, Window};
+use super::keyed_list::keyed_list;
 use super::post_card::{PostCard, PostSkeleton};
 use super::states::{Empty, ErrorBox};
 use crate::i18n::{t, Text};
@@ -175,18 +176,16 @@ pub fn Feed(
             aria-label={let label = label.clone(); move || list.with(|l| !l.items.is_empty()).then(|| label.get())}
             aria-busy=move || list.with(|l| l.loading).to_string()
         >
-            <For each=items key=|(_, uuid)| uuid.clone() let:((index, uuid))>
-                {
-                    let position = (index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }));
-                    match under {
-                        Some(under) => {
-                            let of = uuid.clone();
-                            view! { <PostCard uuid position>{under.run(of.clone())}</PostCard> }.into_any()
-                        }
-                        None => view! { <PostCard uuid position/> }.into_any(),
+            {keyed_list(items, move |index, uuid| {
+                let position = (index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }));
+                match under {
+                    Some(under) => {
+                        let of = uuid.clone();
+                        view! { <PostCard uuid position>{under.run(of.clone())}</PostCard> }.into_any()
                     }
+                    None => view! { <PostCard uuid position/> }.into_any(),
                 }
-            </For>
+            })}
         </div>
         <div class="let-go" aria-hidden="true" node_ref=spacer_below style:height=move || px(let_go_below())></div>
         {move || list.with(|l| (l.done && l.items.is_empty() && l.fresh.is_empty() && l.error.is_none() && empty.is_some()).then(|| view! { <Empty text=empty.clone().unwrap_or_else(|| label.clone())/> }))}

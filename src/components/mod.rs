@@ -11,6 +11,7 @@ pub mod feed_window;
 pub mod find_person;
 pub mod header;
 pub mod icon;
+pub mod keyed_list;
 pub mod language_menu;
 pub mod later;
 pub mod mention;
