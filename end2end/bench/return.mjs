@@ -12,7 +12,10 @@
 // Prints every run, then the median and spread (min-max) over runs.
 // Usage: node bench/return.mjs BASE1[,BASE2] TOKEN1[,TOKEN2] [RUNS] [DEPTHS]
 // (several servers: runs alternate between them). TRACE=prefix writes a
-// Chrome trace of the third return at each depth to prefix-PORT-DEPTH.json.
+// Chrome trace of the third return at each depth to prefix-PORT-DEPTH.json,
+// and of the fling to prefix-PORT-DEPTH-fling.json (PROFILE=1: with the
+// CPU profile's samples instead of the invalidations). MOVES=1 prints the
+// cards that entered and left at each move of the feed's window.
 // Run by scripts/bench-return.sh (make bench-return), which starts the servers.
 import { launchChromium, median, signIn, targetsOf } from './shared.mjs';
 
@@ -127,7 +130,21 @@ async function once({ base, token }) {
     }
     // Then a fling back up through what was read, at the same 4x.
     const flung = await busy(cdp);
+    const cats = process.env.PROFILE ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking', 'blink', 'v8'];
+    if (process.env.TRACE) await browser.startTracing(page, { path: `${process.env.TRACE}-${new URL(base).port}-${depth}-fling.json`, categories: cats });
+    // MOVES=1: the cards that entered and left the document at each move
+    // of the feed's window, and the cards in it after.
+    if (process.env.MOVES) await page.evaluate(() => {
+      window.__moves = [];
+      new MutationObserver((records) => {
+        const count = (key) => records.reduce((n, r) => n + [...r[key]].filter((x) => x.nodeName === 'ARTICLE').length, 0);
+        const [entered, left] = [count('addedNodes'), count('removedNodes')];
+        if (entered || left) window.__moves.push({ entered, left, kept: document.querySelectorAll('main [role=feed] > article').length });
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     const long = await fling(page, 150);
+    if (process.env.MOVES) console.log(`after ${depth} posts, the fling's window moves:`, JSON.stringify(await page.evaluate(() => window.__moves)));
+    if (process.env.TRACE) await browser.stopTracing();
     const fl = since(flung, await busy(cdp));
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     const part = (k) => median(times.map((t) => t[k]));
@@ -153,10 +170,10 @@ for (let run = 1; run <= Number(runs); run++) {
 await browser.close();
 const spread = (xs, digits = 0) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 console.log(`\na return to Home (g l, g h), 4x slower CPU, ${runs} runs each (each the median of 3 returns), median (min–max):`);
-console.log('| server | posts read | main thread, ms | script | style | layout | place | nodes | JS heap, MB | wasm memory, MB | fling: frames > 50 ms | longest frame, ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| server | posts read | main thread, ms | script | style | layout | place | nodes | JS heap, MB | wasm memory, MB | fling: frames > 50 ms | longest frame, ms | fling: main thread, ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const { base, rows } of targets) {
   for (const [i, { depth }] of rows[0].entries()) {
     const at = rows.map((r) => r[i]);
-    console.log(`| ${base} | ${depth} | ${spread(at.map((r) => r.ms))} | ${spread(at.map((r) => r.script))} | ${spread(at.map((r) => r.style))} | ${spread(at.map((r) => r.layout))} | ${at.every((r) => r.kept) ? 'kept' : 'lost'} | ${spread(at.map((r) => r.nodes))} | ${spread(at.map((r) => r.heap / 1e6), 1)} | ${spread(at.map((r) => r.wasm / 1e6), 1)} | ${spread(at.map((r) => r.over50))} | ${spread(at.map((r) => r.worst))} |`);
+    console.log(`| ${base} | ${depth} | ${spread(at.map((r) => r.ms))} | ${spread(at.map((r) => r.script))} | ${spread(at.map((r) => r.style))} | ${spread(at.map((r) => r.layout))} | ${at.every((r) => r.kept) ? 'kept' : 'lost'} | ${spread(at.map((r) => r.nodes))} | ${spread(at.map((r) => r.heap / 1e6), 1)} | ${spread(at.map((r) => r.wasm / 1e6), 1)} | ${spread(at.map((r) => r.over50))} | ${spread(at.map((r) => r.worst))} | ${spread(at.map((r) => r.fling.task))} |`);
   }
 }
