@@ -48,6 +48,19 @@ pub fn answer_asked() -> u64 {
     ANSWER_ASKED.with(std::cell::Cell::get)
 }
 
+/// An answer `index.html` made before the wasm ran (`{status,
+/// retry_after, etag, text}`, the early reads' and the sign-in's), as a
+/// [`Reply`].
+fn reply_in_page(got: &wasm_bindgen::JsValue) -> Option<Reply> {
+    let field = |name: &str| js_sys::Reflect::get(got, &name.into()).ok();
+    Some(Reply {
+        status: field("status")?.as_f64()? as u16,
+        retry_after: field("retry_after").and_then(|v| v.as_string()).and_then(|v| v.trim().parse().ok()),
+        etag: field("etag").and_then(|v| v.as_string()),
+        text: field("text")?.as_string()?,
+    })
+}
+
 fn answer_from(asked: u64) {
     ANSWER_ASKED.with(|a| a.set(asked));
 }
@@ -306,17 +319,13 @@ impl Api {
         let answer = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
         let field = |name: &str| js_sys::Reflect::get(&answer, &name.into()).ok();
         let fresh = field("at")?.as_f64().is_some_and(|at| js_sys::Date::now() - at <= EARLY_FRESH_MS);
-        if !fresh || field("account")?.as_string() != self.account_now() || field("status")?.as_f64() != Some(200.0) {
+        if !fresh || field("account")?.as_string() != self.account_now() {
             return None;
         }
+        let reply = reply_in_page(&answer).filter(|r| r.status == 200)?;
         self.learn_reach(true);
         answer_from(0);
-        Some(Reply {
-            status: 200,
-            retry_after: None,
-            etag: field("etag")?.as_string(),
-            text: field("text")?.as_string()?,
-        })
+        Some(reply)
     }
 
     /// Whether `index.html` started the read of `path` already.
@@ -620,15 +629,7 @@ impl Api {
         }
         let done = field(&started, "done")?.dyn_into::<js_sys::Promise>().ok()?;
         let answer = wasm_bindgen_futures::JsFuture::from(done).await.unwrap_or_default();
-        let reply = |name: &str| {
-            let got = field(&answer, name).filter(|v| v.is_object())?;
-            Some(Reply {
-                status: field(&got, "status")?.as_f64()? as u16,
-                retry_after: field(&got, "retry_after").and_then(|v| v.as_string()).and_then(|v| v.trim().parse().ok()),
-                etag: None,
-                text: field(&got, "text")?.as_string()?,
-            })
-        };
+        let reply = |name: &str| reply_in_page(&field(&answer, name).filter(|v| v.is_object())?);
         let tokens = match reply("exchange") {
             Some(got) if got.ok() => parse::<TokenSet>(&got.text),
             Some(got) => Err(error_from(got)),

@@ -102,11 +102,8 @@ fn signed_out_start(whole: RwSignal<Option<bool>>) -> AnyView {
     let (header_due, pages_due) = header_then_page(false);
     let elsewhere = move || {
         // Not while this start is drawn: the whole app takes its place
-        // once its module is here (or could not come: it then says so).
-        leptos::task::spawn_local(async move {
-            let _ = app_shell::load().await;
-            let _ = whole.try_set(Some(true));
-        });
+        // once its module is here.
+        HandOver(whole).take_over();
         view! { <main id="main" class="page" aria-busy="true"></main> }
     };
     view! {
@@ -147,6 +144,12 @@ impl HandOver {
             let _ = window().location().replace(path);
             return;
         }
+        self.take_over();
+    }
+
+    /// Loads the whole app's start, which then takes over (or, when it
+    /// could not come, says so).
+    fn take_over(self) {
         leptos::task::spawn_local(async move {
             let _ = app_shell::load().await;
             let _ = self.0.try_set(Some(true));
