@@ -198,7 +198,9 @@ test(`a list's page is kept as Home is, the last ${3} shown; the one shown longe
   await openList('One');
   await page.getByLabel('Add someone to this list').fill(`@${author}`);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
-  // The field keeps the focus for the next name: keys are typed there.
+  // The field takes the focus back once the person is added, for the next
+  // name: keys would be typed there. Out of it after that.
+  await expect(page.getByRole('status').filter({ hasText: 'added to “One”' })).toBeVisible();
   await page.getByLabel('Add someone to this list').blur();
   await readDown(page, 25);
   const before = await place(page);
