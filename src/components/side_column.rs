@@ -11,19 +11,20 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 /// The column, once `due` (the page's reads answered) on a wide screen;
-/// not beside the lists' own page, which shows every list already.
+/// hidden beside the lists' own page, which shows every list already (not
+/// taken out: a return from there would draw it again).
 pub fn side_column(due: Signal<bool>) -> impl IntoView {
     let wide = crate::browser::dom::wide_at_least("80rem");
     let location = leptos_router::hooks::use_location();
-    let elsewhere = Memo::new(move |_| location.pathname.with(|p| *p != AppPath::Lists.href()));
-    move || (due.get() && wide.get() && elsewhere.get()).then(side)
+    let on_lists = Memo::new(move |_| location.pathname.with(|p| *p == AppPath::Lists.href()));
+    move || (due.get() && wide.get()).then(|| side(on_lists))
 }
 
-fn side() -> impl IntoView {
+fn side(hidden: Memo<bool>) -> impl IntoView {
     let lists = crate::store::lists::use_lists();
     let all = move || lists.map(|l| l.all()).unwrap_or_default();
     view! {
-        <aside class="side-column" aria-labelledby="side-lists-heading">
+        <aside class="side-column" aria-labelledby="side-lists-heading" hidden=move || hidden.get()>
             <h2 id="side-lists-heading">{t::side_your_lists()}</h2>
             {move || all().is_empty().then(|| view! { <p class="note">{t::side_no_lists()}</p> })}
             <ul class="side-lists">
