@@ -44,7 +44,7 @@ pub fn keyed_list(
 /// in the document (it is in the longest run of kept cards whose order did
 /// not change); every other card is put in place. A uuid twice in `new`
 /// (never meant) points each time to its one card in `old`.
-pub fn plan(old: &[String], new: &[String]) -> (Vec<Option<usize>>, Vec<bool>) {
+fn plan(old: &[String], new: &[String]) -> (Vec<Option<usize>>, Vec<bool>) {
     // Each looked for from just after the last one found: a list that
     // keeps its order (a window moving, cards shown above) is one pass,
     // with a pass over `old` for each card not in it (no map: less code,
@@ -114,17 +114,6 @@ impl Render for Keyed {
         }
         let (from, stays) = plan(&state.uuids, &uuids);
         let mut old: Vec<Option<Card>> = state.cards.drain(..).map(Some).collect();
-        let mut kept = vec![false; old.len()];
-        for was in from.iter().flatten() {
-            kept[*was] = true;
-        }
-        for (card, kept) in old.iter_mut().zip(kept) {
-            if !kept {
-                if let Some(mut gone) = card.take() {
-                    gone.unmount();
-                }
-            }
-        }
         // From the end: each card that does not stay goes before the one
         // after it, which is already where it belongs.
         let mut placed: Vec<Option<Card>> = Vec::with_capacity(uuids.len());
@@ -146,6 +135,10 @@ impl Render for Keyed {
                 }
             }
             placed[p] = Some(card);
+        }
+        // What no place took is gone: out of the document, its owner disposed.
+        for mut gone in old.into_iter().flatten() {
+            gone.unmount();
         }
         state.cards = placed.into_iter().flatten().collect();
         state.uuids = uuids;
