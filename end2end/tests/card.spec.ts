@@ -96,3 +96,46 @@ test('one\'s own post: "⋯" has Copy link and no Mute', async ({ page }) => {
   await expect(card.getByRole('button', { name: 'Copy link' })).toBeVisible();
   await expect(card.getByRole('button', { name: /^Mute/ })).toHaveCount(0);
 });
+
+test('an avatar that cannot be loaded is asked for once: cards drawn again show the initial at once, until the browser is back online', async ({ page }) => {
+  const me = newAccount('cf');
+  const author = newAccount('ce', 'Esme Quill');
+  await follows(page, me, author, ['A heron at dawn.']);
+  // The server gives new accounts an avatar on a third-party host: here it fails.
+  const asked: string[] = [];
+  await page.route('https://www.gravatar.com/**', (route) => { asked.push(route.request().url()); return route.abort(); });
+  await signInWithToken(page, me);
+  const card = timeline(page).getByRole('article').filter({ hasText: 'A heron at dawn.' });
+  await expect(card.locator('.avatar.fallback')).toHaveAttribute('data-initial', 'E');
+  expect(asked.length).toBeGreaterThan(0);
+  const before = asked.length;
+  // Every avatar image put in the page from now on.
+  await page.evaluate(() => {
+    const w = window as any;
+    w.__images = 0;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) {
+        if (n instanceof Element && (n.matches('img.avatar') || n.querySelector('img.avatar'))) w.__images += 1;
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const images = () => page.evaluate(() => (window as any).__images);
+
+  // The thread draws the card again: the initial, no image, no request.
+  await card.locator('.time-link').click();
+  const focused = page.locator('article.post.focused');
+  await expect(focused).toContainText('A heron at dawn.');
+  await expect(focused.locator('.avatar.fallback')).toHaveAttribute('data-initial', 'E');
+  expect(await images()).toBe(0);
+  expect(asked.length).toBe(before);
+
+  // Back online, the next card drawn asks again.
+  await page.goBack();
+  await expect(card).toBeVisible();
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await card.locator('.time-link').click();
+  await expect(focused).toContainText('A heron at dawn.');
+  await expect.poll(images).toBeGreaterThan(0);
+  await expect.poll(() => asked.length).toBeGreaterThan(before);
+  await expect(focused.locator('.avatar.fallback')).toHaveAttribute('data-initial', 'E');
+});
