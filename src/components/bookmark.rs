@@ -49,8 +49,8 @@ pub fn BookmarkButton(post: ArcReadSignal<Post>) -> impl IntoView {
     };
     view! {
         <button type="button" class="toggle bookmark" aria-pressed=move || pressed.get().to_string()
-            on:click=move |_| post.with_untracked(|p| bookmarks.toggle(p))>
-            <Icon icon=Icon::Bookmark/><span class="visually-hidden">{t::bookmark()}</span>
+            aria-label=t::bookmark() on:click=move |_| post.with_untracked(|p| bookmarks.toggle(p))>
+            <Icon icon=Icon::Bookmark/>
         </button>
         {move || failed().then(|| view! { <span class="toggle-error" role="alert">{t::could_not_bookmark()}</span> })}
     }

@@ -303,7 +303,8 @@ fn Card(
 
 /// Reply, with the count of replies: the icon answers (when one may), the
 /// count opens the thread. Both keep the names they had as words
-/// ("Reply", "3 replies").
+/// ("Reply", "3 replies"), as names rather than hidden text: a card has no
+/// box out of the page's flow (each was laid out with the whole page).
 #[component]
 fn ReplyAction(post: ArcReadSignal<Post>, thread: String, signed_in: bool) -> impl IntoView {
     let uuid = post.with_untracked(|p| p.uuid.clone());
@@ -317,14 +318,13 @@ fn ReplyAction(post: ArcReadSignal<Post>, thread: String, signed_in: bool) -> im
     view! {
         <span class="action reply">
             {move || may_reply().then(|| view! {
-                <a href=AppPath::ReplyTo(&uuid).href() class="reply-link" title=t::reply()>
-                    <Icon icon=Icon::Reply/><span class="visually-hidden">{t::reply()}</span>
+                <a href=AppPath::ReplyTo(&uuid).href() class="reply-link" title=t::reply() aria-label=t::reply()>
+                    <Icon icon=Icon::Reply/>
                 </a>
             })}
-            <a href=thread class="reply-count">
+            <a href=thread class="reply-count" aria-label=move || t::replies_count(count_said()).get()>
                 {move || (!icon_on_count()).then(|| view! { <Icon icon=Icon::Reply/> })}
-                <span aria-hidden="true">{move || crate::i18n::number(count())}</span>
-                <span class="visually-hidden">{move || t::replies_count(count_said()).get()}</span>
+                <span>{move || crate::i18n::number(count())}</span>
             </a>
         </span>
     }

@@ -31,13 +31,17 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
     }
     let toggle = store.like(&uuid);
     let shown = toggle.clone();
+    let count = move || crate::i18n::number(shown_count(likes(), &shown.get()));
+    // Named "Like 3" (a name, not hidden text: a card has no box out of
+    // the page's flow to lay out); the heart is filled when pressed (CSS).
+    let name = {
+        let count = count.clone();
+        move || format!("{} {}", t::like().get(), count())
+    };
     let face = move |_pressed: bool| {
-        let (shown, likes) = (shown.clone(), likes.clone());
-        let count = move || crate::i18n::number(shown_count(likes(), &shown.get()));
-        // Named "Like 3" as before; the heart is filled when pressed (CSS).
+        let count = count.clone();
         view! {
             <Icon icon=Icon::Like/>
-            <span class="visually-hidden">{t::like()} " "</span>
             <span class="count">{count}</span>
         }
         .into_any()
@@ -48,6 +52,7 @@ pub fn LikeButton(uuid: String, reply: bool) -> impl IntoView {
         toggle,
         refusal,
         face: std::sync::Arc::new(face),
+        name: Some(std::sync::Arc::new(name)),
         failed: |why| t::could_not_change_like(why),
     })
     .into_any()
@@ -77,6 +82,7 @@ pub fn FollowButton(uuid: String, #[prop(optional)] back: bool) -> impl IntoView
         toggle,
         refusal: (Operation::FollowUser, Subject::Post),
         face: std::sync::Arc::new(face),
+        name: None,
         failed: |why| t::could_not_change_follow(why),
     })
     .into_any()
@@ -84,6 +90,8 @@ pub fn FollowButton(uuid: String, #[prop(optional)] back: bool) -> impl IntoView
 
 /// What a drawn toggle says, pressed or not.
 type Face = std::sync::Arc<dyn Fn(bool) -> AnyView + Send + Sync>;
+/// A toggle's name when what it shows is not one (an icon and a count).
+type Name = std::sync::Arc<dyn Fn() -> String + Send + Sync>;
 
 /// One toggle, as a like and a follow both draw it: pressed as the store
 /// shows it, the click passed to the store, "waiting" while it waits in
@@ -95,6 +103,7 @@ fn ToggleButton(
     /// The operation and subject the token's scopes must allow.
     refusal: (Operation, Subject),
     face: Face,
+    name: Option<Name>,
     /// "Could not change …", with the reason.
     failed: fn(String) -> Text,
 ) -> impl IntoView {
@@ -119,6 +128,7 @@ fn ToggleButton(
     };
     view! {
         <button type="button" class=class aria-pressed=move || pressed().to_string()
+            aria-label=name.map(|name| move || name())
             aria-disabled=move || refused().map(|_| "true") on:click=click>
             {drawn}
         </button>
