@@ -3,7 +3,7 @@
 // reading works when the server cannot be reached. One copy per account,
 // bounded, dropped at sign-out.
 import { test, expect } from './fixtures';
-import { api, copies, goToPerson, hostConfig, signInWithToken, token } from './helpers';
+import { api, call, copies, follows, goToPerson, hostConfig, newAccount, signInWithToken, token } from './helpers';
 import type { Page } from '@playwright/test';
 
 const timeline = (page: Page) => page.getByRole('feed', { name: 'Timeline' });
@@ -271,4 +271,30 @@ test('what the server says sets the Follow and Like buttons the copy drew: a fol
   // As it was before, for the tests after this one.
   if (olga.followed) await as('post', `/user/${olga.uuid}/follow`);
   if (!post.liked) await as('post', `/post/${post.uuid}/like`);
+});
+
+test('a thread drawn from the copy reads its post from the server when the browser is back online, not the answer read as the page opened', async ({ page }) => {
+  const reader = newAccount('lr');
+  const author = newAccount('la', 'Lee Ash');
+  const [post] = await follows(page, reader, author, ['Before the edit.']);
+  await signInWithToken(page, reader);
+  await expect(timeline(page).getByRole('article').filter({ hasText: 'Before the edit.' })).toBeVisible();
+  await keptWith(page, post.uuid);
+  const reads: string[] = [];
+  page.on('request', (r) => { if (r.method() === 'GET' && new URL(r.url()).pathname === `/api/v1/post/${post.uuid}`) reads.push(r.url()); });
+  // Opened directly: index.html reads the post as the page opens; the
+  // page draws it from the copy, and leaves that answer.
+  await page.goto(`/post/${post.uuid}`);
+  const focused = page.locator('article.post.focused');
+  await expect(focused).toContainText('Before the edit.');
+  await expect(page.getByText('No replies yet.')).toBeVisible();
+  expect(reads).toHaveLength(1);
+  await call(page, token(author), 'PATCH', `/post/${post.uuid}`, { content: 'After the edit.' });
+  // The replies' read again would bring the post too: held, so that only
+  // the post's own read can show the edit.
+  await page.route(`**/api/v1/post/${post.uuid}/replies/**`, () => {});
+  await page.evaluate(() => dispatchEvent(new Event('online')));
+  await expect(focused).toContainText('After the edit.');
+  expect(reads).toHaveLength(2);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });

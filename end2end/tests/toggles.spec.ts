@@ -45,14 +45,16 @@ test('a read asked before a like and answered after it does not set the button b
   // The page reads the post again (back online). The server answers at
   // once, not liked yet; the answer reaches the page only after the like.
   let release: () => void = () => {};
-  const asked = new Promise<void>((arrived) => {
-    void page.route(`**/api/v1/post/${uuid}`, async (route) => {
-      if (route.request().method() !== 'GET') return route.continue();
-      const before = await route.fetch();
-      arrived();
-      await new Promise<void>((r) => { release = r; });
-      await route.fulfill({ response: before });
-    });
+  let arrived: () => void = () => {};
+  const asked = new Promise<void>((r) => { arrived = r; });
+  // In place before the page is told it is online (on a busy machine the
+  // read could otherwise pass before the route is there).
+  await page.route(`**/api/v1/post/${uuid}`, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const before = await route.fetch();
+    arrived();
+    await new Promise<void>((r) => { release = r; });
+    await route.fulfill({ response: before });
   });
   // The replies read that follows it (its answer has the post too, read
   // after the like) gets no answer during the test: only the older answer

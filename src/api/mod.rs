@@ -306,6 +306,18 @@ impl Api {
         }
     }
 
+    /// Lets go of every read started early whose answer no page took: what
+    /// reads again (the reader back online, or back to the tab) must hear
+    /// the server now, not an answer from when the page opened.
+    pub fn forget_early(&self) {
+        self.early.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        if let Ok(early) = js_sys::Reflect::get(&window(), &"perchEarly".into()) {
+            if early.is_object() {
+                let _ = js_sys::Reflect::set(&window(), &"perchEarly".into(), &js_sys::Object::new());
+            }
+        }
+    }
+
     /// The answer of a read `index.html` started before the wasm
     /// (`window.perchEarly`, a promise per path), taken once: only a 200,
     /// made as the account this request goes as, asked for less than

@@ -97,8 +97,10 @@ impl Store {
     /// What appeared since waits in `fresh` ("Show N new"). Failures say
     /// nothing: what is shown is still true as far as it goes. Lists
     /// answered whole are read once a visit (the account's following list
-    /// from the local copy is read then).
+    /// from the local copy is read then). From the server: never an
+    /// answer read early, as the page opened.
     pub async fn read_again(&self, key: ListKey) {
+        self.api.forget_early();
         match &key {
             ListKey::Replies(uuid) => {
                 if self.is_deleted_untracked(uuid) || self.read_post(uuid).await.is_err() {
