@@ -5,8 +5,9 @@
 //! by perch-xtask), inside `index.html`'s body, so a card's icons need no
 //! request and the service worker keeps them with the page.
 //!
-//! An icon is decoration: its control carries the accessible name (a
-//! word in `visually-hidden` text or a label), the icon is `aria-hidden`.
+//! An icon is decoration: its control carries the accessible name (its
+//! `aria-label` on a card's controls, `visually-hidden` text or a label
+//! elsewhere), the icon is `aria-hidden`.
 
 use leptos::prelude::*;
 
