@@ -241,16 +241,25 @@ test('after a sign-out nothing more is written for the account, even by a save a
   const mira = await session(page);
   await expect(page.getByRole('feed', { name: 'Timeline' }).getByRole('article').first()).toBeVisible();
   await throttleCpu(page, Math.max(6, CPU_SLOWDOWN));
-  // The page after the sign-out is slow to come, as on a slow network:
-  // whatever the signed-out page still runs meanwhile runs.
+  // The page after the sign-out is slow to come, as on a slow network, and
+  // longer than the sign-out waits for its work (src/browser/leaving.rs,
+  // AT_MOST_MS): whatever the signed-out page still runs meanwhile runs.
   let slowNextPage = false;
+  const navigations: string[] = [];
   await page.route('**/*', async (route) => {
-    if (slowNextPage && route.request().isNavigationRequest()) await new Promise((done) => setTimeout(done, 1_500));
-    await route.continue();
+    if (slowNextPage && route.request().isNavigationRequest()) {
+      navigations.push(route.request().url());
+      await new Promise((done) => setTimeout(done, 3_500));
+    }
+    // A navigation the page gave up meanwhile cannot go on: counted above.
+    await route.continue().catch(() => {});
   });
   // Reading: the position is saved shortly after each scroll; the sign-out
   // comes in the same moment, with that save pending.
-  await openMenu(page);
+  const panel = await openMenu(page);
+  // The panel's parts come as it opens: the button is clicked below in the
+  // page's own script, which does not wait for it.
+  await expect(panel.getByRole('button', { name: 'Sign out of @mira' })).toBeVisible();
   await page.mouse.wheel(0, 600);
   slowNextPage = true;
   await page.evaluate(() => {
@@ -266,6 +275,8 @@ test('after a sign-out nothing more is written for the account, even by a save a
     ...Object.keys(sessionStorage).filter((k) => k.includes(uuid) || (sessionStorage.getItem(k) ?? '').includes(uuid)),
   ], mira.user.uuid);
   expect(left, 'Web Storage kept for the signed-out account').toEqual([]);
+  // One reload: a second one would start the slow page over.
+  expect(navigations, 'the pages asked for after the sign-out').toHaveLength(1);
   expect(Object.keys(await kept(page, 'copies')), 'local copies').not.toContain(mira.user.uuid);
   expect(Object.keys(await kept(page, 'outbox')), 'outboxes').not.toContain(mira.user.uuid);
 });

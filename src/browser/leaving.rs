@@ -14,6 +14,9 @@ thread_local! {
     static PENDING: Cell<usize> = const { Cell::new(0) };
     /// A reload was asked for: it happens when the last work ends.
     static ASKED: Cell<bool> = const { Cell::new(false) };
+    /// The reload has begun: a second one (the time limit after the work
+    /// ended) would start the slow navigation over.
+    static LEFT: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Starts `work` now; a [`reload`] asked for meanwhile waits for it.
@@ -51,7 +54,12 @@ pub fn reload() {
     }
 }
 
+/// Reloads, once: whichever of the last work's end and the time limit
+/// comes first.
 fn now() {
+    if LEFT.with(|left| left.replace(true)) {
+        return;
+    }
     if let Some(window) = web_sys::window() {
         let _ = window.location().reload();
     }
