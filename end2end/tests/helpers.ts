@@ -83,8 +83,6 @@ export async function signInWithOAuth(page: Page, username = 'mira', untick: Reg
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible({ timeout });
 }
 
-/** Makes the kept session's access token expire in 5 seconds, so the app's
- *  next request refreshes it first. */
 /** Chooses Edit or Delete in the "⋯" of `card`, one's own post (the
  *  card's own menu, not a nested reply's). */
 export async function ownAction(card: Locator, name: 'Edit' | 'Delete') {
@@ -101,6 +99,8 @@ export async function goToPerson(page: Page, username: string) {
   await box.press('Enter');
 }
 
+/** Makes the kept session's access token expire in 5 seconds, so the app's
+ *  next request refreshes it first. */
 export async function expireTokenSoon(page: Page) {
   await page.evaluate(() => {
     const s = JSON.parse(localStorage.getItem('perch.session')!);

@@ -16,6 +16,27 @@ async function expectStatus(page: Page, tok: string, path: string, status: numbe
     .toBe(status);
 }
 
+/** Every Authorization header `tab`'s API requests carry from now on. */
+function tokensSent(tab: Page): Set<string> {
+  const sent = new Set<string>();
+  tab.on('request', (r) => {
+    const auth = r.headers()['authorization'];
+    if (auth && r.url().includes('/api/v1/')) sent.add(auth);
+  });
+  return sent;
+}
+
+/** Waits until a refresh replaced `before` and each of `sent` (a tab's
+ *  `tokensSent`) has asked the server something with the new token: a
+ *  page may be drawn from what Home kept before its tab asks anything, so
+ *  the refreshes are counted only then. The session as it is now. */
+async function refreshedInEveryTab(page: Page, before: string, sent: Set<string>[]) {
+  await expect.poll(async () => (await session(page)).token).not.toBe(before);
+  const now = await session(page);
+  for (const tab of sent) await expect.poll(() => tab.has(`Bearer ${now.token}`)).toBe(true);
+  return now;
+}
+
 test('sign-out revokes the tokens and forgets the account\'s drafts and data', async ({ page }) => {
   await signInWithOAuth(page, 'mira');
   const signed = await session(page);
@@ -72,6 +93,7 @@ test('requests that start together with a token about to expire refresh it once 
 test('two tabs with a token about to expire refresh it once between them, and both stay signed in', async ({ page, context }) => {
   await signInWithOAuth(page, 'mira');
   const other = await context.newPage();
+  const before = (await session(page)).token;
   await expireTokenSoon(page);
   // The first refresh is slow, so the other tab wants one while it is under way.
   const refreshes: string[] = [];
@@ -80,13 +102,14 @@ test('two tabs with a token about to expire refresh it once between them, and bo
     await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
   });
+  const sent = [tokensSent(page), tokensSent(other)];
   await Promise.all([page.goto('/user/@sam'), other.goto('/user/@olga')]);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sam Reed');
   await expect(other.getByRole('heading', { level: 1 })).toHaveText(/Olga/);
+  const now = await refreshedInEveryTab(page, before, sent);
   expect(refreshes).toHaveLength(1);
   await context.unroute('**/api/oauth/refreshtoken');
   // The family is alive: the shared token works and its refresh token rotates.
-  const now = await session(page);
   await expectStatus(page, now.token, '/user', 200);
   expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
   await other.close();
@@ -97,6 +120,7 @@ test('three tabs with a token about to expire and a slow refresh answer refresh 
   // reaches another late; the tabs take the new pair from IndexedDB instead.
   await signInWithOAuth(page, 'mira');
   const tabs = [page, await context.newPage(), await context.newPage()];
+  const before = (await session(page)).token;
   await expireTokenSoon(page);
   const refreshes: string[] = [];
   await context.route('**/api/oauth/refreshtoken', async (route) => {
@@ -105,11 +129,12 @@ test('three tabs with a token about to expire and a slow refresh answer refresh 
     await route.continue().catch(() => {});
   });
   const people = [['/user/@sam', 'Sam Reed'], ['/user/@olga', /Olga/], ['/user/@tomas', /Tom/]] as const;
+  const sent = tabs.map(tokensSent);
   await Promise.all(tabs.map((tab, i) => tab.goto(people[i][0])));
   for (const [i, tab] of tabs.entries()) await expect(tab.getByRole('heading', { level: 1 })).toHaveText(people[i][1]);
+  const now = await refreshedInEveryTab(page, before, sent);
   expect(refreshes).toHaveLength(1);
   await context.unroute('**/api/oauth/refreshtoken');
-  const now = await session(page);
   await expectStatus(page, now.token, '/user', 200);
   expect((await page.request.post('/api/oauth/refreshtoken', { data: { refreshToken: now.refresh_token } })).status()).toBe(200);
   for (const tab of tabs.slice(1)) await tab.close();
