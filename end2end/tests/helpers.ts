@@ -144,13 +144,16 @@ export async function copies(page: Page): Promise<Record<string, any>> {
 export async function watchAttributeWrites(page: Page, selector: string, subtree = false) {
   await page.evaluate(([selector, subtree]) => {
     const w = window as any;
-    w.__attributeWrites = 0;
-    const seen = new MutationObserver((records) => { w.__attributeWrites += records.length; });
+    w.__attributeWrites = [];
+    const seen = new MutationObserver((records) => { w.__attributeWrites.push(...records.map((r) => r.attributeName)); });
     for (const el of document.querySelectorAll(selector as string)) seen.observe(el, { attributes: true, subtree: subtree as boolean });
   }, [selector, subtree] as const);
 }
 
-export const attributeWrites = (page: Page): Promise<number> => page.evaluate(() => (window as any).__attributeWrites);
+/** How many attribute writes the watch saw, but those to the attributes
+ *  `except` names. */
+export const attributeWrites = (page: Page, except: string[] = []): Promise<number> =>
+  page.evaluate((except) => (window as any).__attributeWrites.filter((name: string) => !except.includes(name)).length, except);
 
 /** Waits until the service worker controls the page, so every module of the
  *  app is kept (docs/split.md): offline as a returning reader is. Only in

@@ -194,6 +194,25 @@ test('a tall screen is filled: Load more goes on while it stays on screen after 
   await expectNoneLost(page);
 });
 
+test('posts shown above the cards move them down: each card says its place in the feed anew', async ({ page }) => {
+  const me = newAccount('lp');
+  const author = await followAuthorOf(page, me, 5);
+  await signInWithToken(page, me);
+  await expect(page.getByText('Kept post 5 of 5')).toBeVisible();
+  const oldest = cards(page).last();
+  await expect(oldest).toHaveAttribute('aria-posinset', '5');
+  await expect(oldest).toHaveAttribute('aria-setsize', '5');
+  for (const k of [1, 2]) await call(page, token(author), 'POST', '/post', { content: `Shown above ${k}` });
+  // Back online, Home checks; what is new waits behind the button.
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await page.getByRole('button', { name: 'Show 2 new posts' }).click();
+  await expect(cards(page).first()).toContainText('Shown above 2');
+  await expect(oldest).toHaveAttribute('aria-posinset', '7');
+  await expect(oldest).toHaveAttribute('aria-setsize', '7');
+  await expectNoneLost(page);
+  expect(await cards(page).first().getAttribute('aria-posinset')).toBe('1');
+});
+
 test('past the store\'s bound, a thread opened before the last 20 is read again and shows whole, and Home keeps its cards', async ({ page }) => {
   test.setTimeout(180_000);
   // A host's config.json sets a small bound: a few posts past it, the store lets go.

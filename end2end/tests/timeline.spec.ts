@@ -138,14 +138,17 @@ test('a post joining the timeline leaves the cards already shown as they are', a
   await signInWithToken(page, 'mira');
   await expect(timeline(page).getByRole('article').nth(4)).toBeVisible();
   // A card drawn again (each time any post arrived, it was) sets its
-  // attributes anew.
+  // attributes anew; one moved down says its new place, and nothing else.
+  const wasFirst = timeline(page).locator(`article[data-uuid="${await timeline(page).getByRole('article').first().getAttribute('data-uuid')}"]`);
+  await expect(wasFirst).toHaveAttribute('aria-posinset', '1');
   await watchAttributeWrites(page, '[role=feed] article');
   const text = `Joins the top ${Date.now()}`;
   await page.getByLabel('Post text').fill(text);
   await page.getByRole('button', { name: 'Post', exact: true }).click();
   await expect(timeline(page).getByRole('article').first()).toContainText(text);
+  await expect(wasFirst).toHaveAttribute('aria-posinset', '2');
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 100))));
-  expect(await attributeWrites(page)).toBe(0);
+  expect(await attributeWrites(page, ['aria-posinset'])).toBe(0);
 });
 
 test('a source that fails is named with Retry while the rest shows', async ({ page }) => {

@@ -92,8 +92,18 @@ pub fn Feed(
     };
     let items = move || {
         let range = kept();
-        list.with(|l| {
-            l.items[range.clone()].iter().cloned().enumerate().map(|(i, u)| (range.start + i, u)).collect::<Vec<_>>()
+        list.with(|l| l.items[range].to_vec())
+    };
+    // A card's place in the list and the list's size (-1 until read to its
+    // end), followed: posts shown above (Show N new) or merged in move the
+    // cards already drawn. A memo each, so only a card whose place changed
+    // is written to.
+    let place_of = move |uuid: String| {
+        Memo::new(move |_| {
+            list.with(|l| {
+                let at = l.items.iter().position(|u| *u == uuid).map_or(0, |i| i + 1);
+                (at, if l.done { l.items.len() as i32 } else { -1 })
+            })
         })
     };
     let let_go_above = move || {
@@ -176,8 +186,8 @@ pub fn Feed(
             aria-label={let label = label.clone(); move || list.with(|l| !l.items.is_empty()).then(|| label.get())}
             aria-busy=move || list.with(|l| l.loading).to_string()
         >
-            {keyed_list(items, move |index, uuid| {
-                let position = (index + 1, list.with_untracked(|l| if l.done { l.items.len() as i32 } else { -1 }));
+            {keyed_list(items, move |uuid| {
+                let position = place_of(uuid.clone());
                 match under {
                     Some(under) => {
                         let of = uuid.clone();

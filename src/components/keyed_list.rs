@@ -21,19 +21,19 @@ use leptos::tachys::renderer::{types, Rndr};
 use leptos::tachys::view::{add_attr::AddAnyAttr, Mountable, Position, PositionState, Render, RenderHtml};
 use std::sync::Arc;
 
-/// Draws one card: its place in the list (0-based) and its uuid.
-type Draw = Arc<dyn Fn(usize, String) -> OwnedView<AnyView> + Send + Sync>;
+/// Draws one card, by its uuid.
+type Draw = Arc<dyn Fn(String) -> OwnedView<AnyView> + Send + Sync>;
 
 /// The cards `each` names, in its order, each drawn by `draw` when it
 /// first comes; a card that stays keeps its nodes and its state.
 pub fn keyed_list(
-    each: impl Fn() -> Vec<(usize, String)> + Send + Sync + 'static,
-    draw: impl Fn(usize, String) -> AnyView + Send + Sync + 'static,
+    each: impl Fn() -> Vec<String> + Send + Sync + 'static,
+    draw: impl Fn(String) -> AnyView + Send + Sync + 'static,
 ) -> impl IntoView {
     let list = Owner::current().expect("a keyed list is drawn inside a component");
-    let draw: Draw = Arc::new(move |index, uuid| {
+    let draw: Draw = Arc::new(move |uuid| {
         let owner = list.with(Owner::new);
-        let view = owner.with(|| draw(index, uuid));
+        let view = owner.with(|| draw(uuid));
         OwnedView::new_with_owner(view, owner)
     });
     move || Keyed { items: each(), draw: draw.clone() }
@@ -85,7 +85,7 @@ fn plan(old: &[String], new: &[String]) -> (Vec<Option<usize>>, Vec<bool>) {
 }
 
 struct Keyed {
-    items: Vec<(usize, String)>,
+    items: Vec<String>,
     draw: Draw,
 }
 
@@ -102,13 +102,13 @@ impl Render for Keyed {
     type State = KeyedState;
 
     fn build(self) -> KeyedState {
-        let uuids = self.items.iter().map(|(_, u)| u.clone()).collect();
-        let cards = self.items.into_iter().map(|(index, uuid)| (self.draw)(index, uuid).build()).collect();
+        let cards = self.items.iter().map(|uuid| (self.draw)(uuid.clone()).build()).collect();
+        let uuids = self.items;
         KeyedState { parent: None, marker: Rndr::create_placeholder(), uuids, cards }
     }
 
     fn rebuild(self, state: &mut KeyedState) {
-        let uuids: Vec<String> = self.items.iter().map(|(_, u)| u.clone()).collect();
+        let uuids = self.items;
         if uuids == state.uuids {
             return;
         }
@@ -118,11 +118,11 @@ impl Render for Keyed {
         // after it, which is already where it belongs.
         let mut placed: Vec<Option<Card>> = Vec::with_capacity(uuids.len());
         placed.resize_with(uuids.len(), || None);
-        for (p, (index, uuid)) in self.items.into_iter().enumerate().rev() {
+        for (p, uuid) in uuids.iter().enumerate().rev() {
             // A card kept, or drawn now (new, or a uuid seen twice).
             let (mut card, stays) = match from[p].and_then(|was| old[was].take()) {
                 Some(card) => (card, stays[p]),
-                None => ((self.draw)(index, uuid).build(), false),
+                None => ((self.draw)(uuid.clone()).build(), false),
             };
             if !stays {
                 if let Some(parent) = &state.parent {
@@ -204,8 +204,8 @@ impl RenderHtml for Keyed {
         _extra_attrs: Vec<AnyAttribute>,
     ) {
         #[cfg(not(target_arch = "wasm32"))]
-        for (index, uuid) in self.items {
-            (self.draw)(index, uuid).to_html_with_buf(buf, position, escape, mark_branches, vec![]);
+        for uuid in self.items {
+            (self.draw)(uuid).to_html_with_buf(buf, position, escape, mark_branches, vec![]);
         }
         #[cfg(target_arch = "wasm32")]
         let _ = (buf, position, escape, mark_branches);

@@ -40,9 +40,10 @@ pub fn PostCard(
     #[prop(optional)]
     focused: bool,
     /// Position in a feed (1-based) and the feed's size (-1 while unknown),
-    /// for `aria-posinset`/`aria-setsize`.
+    /// for `aria-posinset`/`aria-setsize`: followed as the list changes
+    /// (posts shown above a drawn card move it down).
     #[prop(optional)]
-    position: Option<(usize, i32)>,
+    position: Option<Memo<(usize, i32)>>,
     /// Drawn at the end of the card, inside it: a thread's nested replies.
     #[prop(optional)]
     children: Option<ChildrenFn>,
@@ -219,7 +220,7 @@ fn PostFacts(post: ArcReadSignal<Post>) -> impl IntoView {
 fn Card(
     post: ArcReadSignal<Post>,
     focused: bool,
-    position: Option<(usize, i32)>,
+    position: Option<Memo<(usize, i32)>>,
     below: Option<ChildrenFn>,
     description: Option<Signal<String>>,
 ) -> impl IntoView {
@@ -264,8 +265,8 @@ fn Card(
         <article
             class=class
             aria-labelledby=labelled_by
-            aria-posinset=position.map(|p| p.0)
-            aria-setsize=position.map(|p| p.1)
+            aria-posinset=position.map(|p| move || p.get().0)
+            aria-setsize=position.map(|p| move || p.get().1)
             aria-description=description.map(|d| move || d.get())
             tabindex="-1"
             data-uuid=post.uuid.clone()

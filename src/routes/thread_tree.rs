@@ -183,15 +183,18 @@ fn Level(parent: String, level: u8) -> impl IntoView {
     let error = list.clone();
     view! {
         <div role="group" class="branch" id=format!("replies-of-{parent}") aria-label=label>
-            <For each=move || items.get().into_iter().take(drawn.get()).enumerate() key=|(_, u)| u.clone() let:((index, uuid))>
+            <For each=move || items.get().into_iter().take(drawn.get()) key=|u| u.clone() let:uuid>
                 {
-                    let position = (index + 1, size.clone()());
+                    // Followed: a reply placed above this one moves it down.
+                    let (of, size) = (uuid.clone(), size.clone());
+                    let position =
+                        Memo::new(move |_| (items.with(|all| all.iter().position(|u| *u == of).map_or(0, |i| i + 1)), size()));
                     let under = uuid.clone();
                     let shown = items;
                     let description = Signal::derive(move || {
                         let of = shown.with(Vec::len);
                         let n = |n: usize| crate::i18n::number(n as u64);
-                        t::reply_position(n(usize::from(level)), n(index + 1), n(of)).get()
+                        t::reply_position(n(usize::from(level)), n(position.get().0), n(of)).get()
                     });
                     view! { <PostCard uuid position description><Branch uuid=under.clone() level/></PostCard> }
                 }
